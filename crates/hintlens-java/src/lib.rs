@@ -1,0 +1,1 @@
+//! java frontend (in progress)

@@ -1,0 +1,471 @@
+//! The vocabulary every layer of hintlens shares: what one source file defines and uses.
+//!
+//! This crate knows nothing about git, salsa or tree-sitter. A language frontend turns one
+//! file's bytes into a [`FileIndex`]; everything above works on these plain values.
+//!
+//! Invariants:
+//! - Extraction is a pure function of the file's bytes ([`Frontend::extract`]). Anything that
+//!   depends on the file's *path* (its module name, its `file` definition) is added by the caller
+//!   through [`Frontend::module_name`], so one blob's index can be shared by every path and every
+//!   commit that holds it.
+//! - Extraction never fails: a syntax error yields whatever could be read plus
+//!   [`FileIndex::errors`].
+//! - Positions are zero-based lines and byte columns, as tree-sitter reports them. Renderings
+//!   convert to one-based lines; the language server converts to UTF-16 columns.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A zero-based position: line, and byte offset within that line.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A half-open byte range with its start and end positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Span {
+    pub start_byte: u32,
+    pub end_byte: u32,
+    pub start: Position,
+    pub end: Position,
+}
+
+impl Span {
+    pub fn contains(&self, pos: Position) -> bool {
+        self.start <= pos && pos < self.end
+    }
+}
+
+/// What kind of program entity a definition declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DefKind {
+    /// A module or source file (added by the caller from the path, never by a frontend).
+    File,
+    Class,
+    Interface,
+    Enum,
+    Record,
+    /// A Java `@interface`.
+    Annotation,
+    Function,
+    Method,
+    Constructor,
+    /// A class member variable: Python class attribute, dataclass field, `self.x = …`; Java field.
+    Field,
+    /// A module-level variable.
+    Variable,
+    /// A module-level constant (ALL_CAPS in Python) or a `static final` Java field.
+    Constant,
+    EnumConstant,
+    Parameter,
+}
+
+impl DefKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DefKind::File => "file",
+            DefKind::Class => "class",
+            DefKind::Interface => "interface",
+            DefKind::Enum => "enum",
+            DefKind::Record => "record",
+            DefKind::Annotation => "annotation",
+            DefKind::Function => "function",
+            DefKind::Method => "method",
+            DefKind::Constructor => "constructor",
+            DefKind::Field => "field",
+            DefKind::Variable => "variable",
+            DefKind::Constant => "constant",
+            DefKind::EnumConstant => "enum_constant",
+            DefKind::Parameter => "parameter",
+        }
+    }
+
+    /// Every kind, for parsers of the string form and for exhaustive tests.
+    pub const ALL: [DefKind; 14] = [
+        DefKind::File,
+        DefKind::Class,
+        DefKind::Interface,
+        DefKind::Enum,
+        DefKind::Record,
+        DefKind::Annotation,
+        DefKind::Function,
+        DefKind::Method,
+        DefKind::Constructor,
+        DefKind::Field,
+        DefKind::Variable,
+        DefKind::Constant,
+        DefKind::EnumConstant,
+        DefKind::Parameter,
+    ];
+
+    pub fn parse(s: &str) -> Option<DefKind> {
+        DefKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// Kinds that are invoked and so carry a parameter list in their signature.
+    pub fn is_callable(self) -> bool {
+        matches!(
+            self,
+            DefKind::Function | DefKind::Method | DefKind::Constructor
+        )
+    }
+
+    /// Kinds that contain members (nested under them in renderings).
+    pub fn is_type(self) -> bool {
+        matches!(
+            self,
+            DefKind::Class
+                | DefKind::Interface
+                | DefKind::Enum
+                | DefKind::Record
+                | DefKind::Annotation
+        )
+    }
+}
+
+impl fmt::Display for DefKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Index of a definition within its [`FileIndex::definitions`].
+pub type DefId = u32;
+
+/// A named entity the file declares.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Definition {
+    /// Simple name, as a use would spell it: `strict`, `remove_color`, `JsonWriter`.
+    pub name: String,
+    /// Qualified name within the file: `Segment.remove_color`, `fetch.strict`. The database
+    /// prefixes the module name to get the repository-wide qualified name.
+    pub local_name: String,
+    pub kind: DefKind,
+    /// The whole declaration (from decorators/annotations/modifiers to the end of its body).
+    pub span: Span,
+    /// The name token alone.
+    pub name_span: Span,
+    /// The declaration as written, flattened to one line and without decorators or body:
+    /// `def fetch(url, *, strict: bool = False) -> str`, `class Foo(Base)`,
+    /// `public static String quote(String s) throws IOException`, `x: int`, `strict=False`.
+    pub signature: String,
+    /// The docstring or Javadoc, with quotes and comment markers removed.
+    pub doc: Option<String>,
+    /// The enclosing definition (class of a method, callable of a parameter).
+    pub parent: Option<DefId>,
+}
+
+/// How a use reaches a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UseKind {
+    /// `f(…)`, `obj.m(…)`, Java `m(…)`, method references `Foo::m`.
+    Call,
+    /// `obj.attr` read or written, Java `obj.field`.
+    Attribute,
+    /// An imported name: `c` in `from a.b import c`, `Foo` in `import a.b.Foo;`.
+    Import,
+    /// A component of an imported module path: `a`, `b` in `from a.b import c` or `import a.b`.
+    ImportModule,
+    /// A name in a type annotation or Java type position.
+    Type,
+    /// Java `new Foo(…)`.
+    Instantiation,
+    /// A decorator or Java annotation.
+    Decorator,
+    /// A base class, `extends` or `implements` clause.
+    Base,
+    /// `strict` in `f(strict=True)`.
+    KeywordArgument,
+    /// Any other identifier read in an expression.
+    Name,
+}
+
+impl UseKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UseKind::Call => "call",
+            UseKind::Attribute => "attribute",
+            UseKind::Import => "import",
+            UseKind::ImportModule => "import_module",
+            UseKind::Type => "type",
+            UseKind::Instantiation => "instantiation",
+            UseKind::Decorator => "decorator",
+            UseKind::Base => "base",
+            UseKind::KeywordArgument => "keyword_argument",
+            UseKind::Name => "name",
+        }
+    }
+}
+
+/// A reference to a name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Use {
+    pub name: String,
+    pub kind: UseKind,
+    /// The name token alone.
+    pub span: Span,
+    /// What the name was reached through, where cheaply known: the receiver's source text for
+    /// `mod.name`/`obj.name` (`mod`, `self.helper`), the module of an import
+    /// (`a.b` for `from a.b import c`), the callee's text for a keyword argument.
+    pub qualifier: Option<String>,
+}
+
+/// One imported binding, kept so that a use's qualifier can be resolved to a module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Import {
+    /// The module as written: `a.b`, `.sibling`, `..pkg.mod` (Python relative imports keep
+    /// their dots); Java: the package or type path before the last component.
+    pub module: String,
+    /// The imported member, `None` for `import a.b` (the module itself) and for wildcards.
+    pub name: Option<String>,
+    /// `f` in `from m import new_fn as f` / `import numpy as np`.
+    pub alias: Option<String>,
+    /// `from m import *`, `import a.b.*;`.
+    pub wildcard: bool,
+    pub line: u32,
+}
+
+impl Import {
+    /// The name this import binds in the importing file.
+    pub fn bound_name(&self) -> Option<&str> {
+        if let Some(alias) = &self.alias {
+            return Some(alias);
+        }
+        match &self.name {
+            Some(name) => Some(name),
+            // `import a.b` binds `a`.
+            None if !self.wildcard => self.module.split('.').find(|s| !s.is_empty()),
+            None => None,
+        }
+    }
+}
+
+/// A string literal's value (quotes and prefixes removed, escapes left as written).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StringLiteral {
+    pub value: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyntaxError {
+    pub span: Span,
+    pub message: String,
+}
+
+/// Everything one file defines and uses. Produced by [`Frontend::extract`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileIndex {
+    /// In source order; a parent always precedes its children.
+    pub definitions: Vec<Definition>,
+    /// In source order.
+    pub uses: Vec<Use>,
+    pub imports: Vec<Import>,
+    pub strings: Vec<StringLiteral>,
+    /// The declared package (Java `package a.b;`), `None` where the language has none.
+    pub package: Option<String>,
+    /// The module docstring / the primary type's Javadoc, if any.
+    pub doc: Option<String>,
+    pub errors: Vec<SyntaxError>,
+}
+
+impl FileIndex {
+    pub fn definition(&self, id: DefId) -> &Definition {
+        &self.definitions[id as usize]
+    }
+
+    /// A compact, stable text form for tests: one line per definition, use, import and string.
+    ///
+    /// ```text
+    /// def method Widget.render @2:8 parent=Widget sig=`def render(self, width: int) -> str` doc=`Draws.`
+    /// use call render @7:4 via=w
+    /// ```
+    pub fn dump(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        if let Some(p) = &self.package {
+            let _ = writeln!(out, "package {p}");
+        }
+        if let Some(d) = &self.doc {
+            let _ = writeln!(out, "doc `{d}`");
+        }
+        for d in &self.definitions {
+            let _ = write!(
+                out,
+                "def {} {} @{}:{}",
+                d.kind, d.local_name, d.name_span.start.line, d.name_span.start.column
+            );
+            if let Some(p) = d.parent {
+                let _ = write!(out, " parent={}", self.definition(p).local_name);
+            }
+            let _ = write!(out, " sig=`{}`", d.signature);
+            if let Some(doc) = &d.doc {
+                let _ = write!(out, " doc=`{doc}`");
+            }
+            out.push('\n');
+        }
+        for i in &self.imports {
+            let _ = write!(out, "import {}", i.module);
+            if let Some(n) = &i.name {
+                let _ = write!(out, " name={n}");
+            }
+            if let Some(a) = &i.alias {
+                let _ = write!(out, " as={a}");
+            }
+            if i.wildcard {
+                out.push_str(" *");
+            }
+            let _ = writeln!(out, " line={}", i.line);
+        }
+        for u in &self.uses {
+            let _ = write!(
+                out,
+                "use {} {} @{}:{}",
+                u.kind.as_str(),
+                u.name,
+                u.span.start.line,
+                u.span.start.column
+            );
+            if let Some(q) = &u.qualifier {
+                let _ = write!(out, " via={q}");
+            }
+            out.push('\n');
+        }
+        for s in &self.strings {
+            let _ = writeln!(
+                out,
+                "string {:?} @{}:{}",
+                s.value, s.span.start.line, s.span.start.column
+            );
+        }
+        for e in &self.errors {
+            let _ = writeln!(
+                out,
+                "error @{}:{} {}",
+                e.span.start.line, e.span.start.column, e.message
+            );
+        }
+        out
+    }
+
+    /// The chain of enclosing definitions, innermost first.
+    pub fn ancestors(&self, id: DefId) -> impl Iterator<Item = DefId> + '_ {
+        std::iter::successors(self.definition(id).parent, move |&p| {
+            self.definition(p).parent
+        })
+    }
+}
+
+/// A language frontend: recognises its files and extracts their definitions and uses.
+///
+/// Implementations are stateless and thread-safe; adding a language means adding a crate that
+/// implements this trait and registering it where frontends are listed (the CLI and language
+/// server), nothing else.
+pub trait Frontend: Send + Sync + 'static {
+    /// A stable identifier, e.g. `"python"`, `"java"`.
+    fn language(&self) -> &'static str;
+
+    /// Whether a repository path (forward slashes, relative to the root) is a file of this
+    /// language.
+    fn claims(&self, path: &str) -> bool;
+
+    /// Definitions, uses, imports and string literals of one file. Never panics on any input.
+    fn extract(&self, text: &[u8]) -> FileIndex;
+
+    /// The repository-wide dotted name of the module the file is: `pkg.formatting` for
+    /// `pkg/formatting.py`, `com.google.gson.JsonWriter` for a Java file declaring
+    /// `package com.google.gson;` at `…/JsonWriter.java`.
+    fn module_name(&self, path: &str, index: &FileIndex) -> String;
+}
+
+/// The name a `file` definition carries: the last component of the module name.
+pub fn file_definition_name(module_name: &str) -> &str {
+    module_name.rsplit('.').next().unwrap_or(module_name)
+}
+
+/// Builds a [`Span`] from tree-sitter-like coordinates; shared by frontends so they agree.
+pub fn span(
+    start_byte: usize,
+    end_byte: usize,
+    start: (usize, usize),
+    end: (usize, usize),
+) -> Span {
+    Span {
+        start_byte: start_byte as u32,
+        end_byte: end_byte as u32,
+        start: Position {
+            line: start.0 as u32,
+            column: start.1 as u32,
+        },
+        end: Position {
+            line: end.0 as u32,
+            column: end.1 as u32,
+        },
+    }
+}
+
+/// Collapses runs of whitespace (including newlines) into single spaces: signatures are shown
+/// on one line whatever their layout in the source.
+pub fn flatten_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    // `( a, b )` → `(a, b)`: a line break after an opening bracket is layout, not content.
+    out.replace("( ", "(")
+        .replace(" )", ")")
+        .replace("[ ", "[")
+        .replace(" ]", "]")
+        .replace(" ,", ",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn def_kind_round_trips_through_its_string_form() {
+        for kind in DefKind::ALL {
+            assert_eq!(DefKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(DefKind::parse("nonsense"), None);
+    }
+
+    #[test]
+    fn flatten_whitespace_joins_multiline_signatures() {
+        assert_eq!(
+            flatten_whitespace("def f(\n    a,\n    b: int = 3,\n) -> str"),
+            "def f(a, b: int = 3,) -> str"
+        );
+    }
+
+    #[test]
+    fn import_bound_name() {
+        let imp = |module: &str, name: Option<&str>, alias: Option<&str>| Import {
+            module: module.into(),
+            name: name.map(Into::into),
+            alias: alias.map(Into::into),
+            wildcard: false,
+            line: 0,
+        };
+        assert_eq!(imp("a.b", None, None).bound_name(), Some("a"));
+        assert_eq!(imp("a.b", None, Some("ab")).bound_name(), Some("ab"));
+        assert_eq!(imp("m", Some("new_fn"), Some("f")).bound_name(), Some("f"));
+        assert_eq!(imp("m", Some("new_fn"), None).bound_name(), Some("new_fn"));
+    }
+
+    #[test]
+    fn file_definition_name_is_last_component() {
+        assert_eq!(file_definition_name("pkg.formatting"), "formatting");
+        assert_eq!(file_definition_name("setup"), "setup");
+    }
+}
