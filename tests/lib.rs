@@ -1,1 +1,210 @@
-//! End-to-end test helpers.
+//! Scenario files: a task written as a specification, and the machinery that runs it.
+//!
+//! A scenario is a Markdown file. Fenced blocks whose info string is `<lang> <stage> <path>`
+//! give files: `base` files form B; `code` files are what the code change makes of them, `test`
+//! files what the test change makes of them (a block marked `deleted` removes the file). The
+//! harness turns the stages into real git-style patches and runs the real pipeline on them:
+//! patch application, indexing, selection. A `defuse` block lists the expected selection, one
+//! identifier per line:
+//!
+//! ```text
+//! code->test function pkg.api.new_fn (import) @ tests/test_api.py:3
+//! ```
+//!
+//! An empty `defuse` block means "nothing crosses the boundary".
+
+use hintlens_db::Database;
+use hintlens_hints::{Identifier, Projection, Selection, Task, render, select};
+use hintlens_snapshot::{NoBlobs, Snapshot, build_reference};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Default)]
+pub struct Scenario {
+    pub title: String,
+    pub base: BTreeMap<String, String>,
+    /// `None` content: deleted by this stage.
+    pub code: BTreeMap<String, Option<String>>,
+    pub test: BTreeMap<String, Option<String>>,
+    pub problem_statement: String,
+    /// Expected selections by policy name, as sorted lines.
+    pub expected: BTreeMap<String, Vec<String>>,
+}
+
+pub fn parse_scenario(text: &str) -> Result<Scenario, String> {
+    let mut scenario = Scenario::default();
+    let mut lines = text.lines().enumerate();
+    while let Some((n, line)) = lines.next() {
+        if let Some(title) = line.strip_prefix("# ") {
+            if scenario.title.is_empty() {
+                scenario.title = title.trim().to_owned();
+            }
+            continue;
+        }
+        let Some(info) = line.strip_prefix("```") else { continue };
+        let info: Vec<&str> = info.split_whitespace().collect();
+        let mut body = String::new();
+        let mut closed = false;
+        for (_, l) in lines.by_ref() {
+            if l.trim_end() == "```" {
+                closed = true;
+                break;
+            }
+            body.push_str(l);
+            body.push('\n');
+        }
+        if !closed {
+            return Err(format!("line {}: unclosed code block", n + 1));
+        }
+        match info.as_slice() {
+            [policy] if hintlens_hints::Selection::ALL.iter().any(|s| s.as_str() == *policy) => {
+                let mut expected: Vec<String> =
+                    body.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect();
+                expected.sort();
+                scenario.expected.insert((*policy).to_owned(), expected);
+            }
+            ["text", "problem"] => scenario.problem_statement = body,
+            [_lang, stage, path, rest @ ..] => {
+                let deleted = rest.contains(&"deleted");
+                let content = (!deleted).then_some(body);
+                match *stage {
+                    "base" => {
+                        scenario.base.insert((*path).to_owned(), content.unwrap_or_default());
+                    }
+                    "code" => {
+                        scenario.code.insert((*path).to_owned(), content);
+                    }
+                    "test" => {
+                        scenario.test.insert((*path).to_owned(), content);
+                    }
+                    other => {
+                        return Err(format!("line {}: unknown stage `{other}` (expected base, code or test)", n + 1));
+                    }
+                }
+            }
+            // Other blocks are prose illustrations.
+            _ => {}
+        }
+    }
+    if scenario.expected.is_empty() {
+        return Err("no expectation block (```defuse```)".into());
+    }
+    Ok(scenario)
+}
+
+/// A git-style unified diff from one tree of files to another.
+pub fn make_patch(from: &BTreeMap<String, String>, to: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let paths: std::collections::BTreeSet<&String> = from.keys().chain(to.keys()).collect();
+    for path in paths {
+        let (old, new) = (from.get(path), to.get(path));
+        if old == new {
+            continue;
+        }
+        out.push_str(&format!("diff --git a/{path} b/{path}\n"));
+        match (old, new) {
+            (None, Some(_)) => out.push_str("new file mode 100644\n"),
+            (Some(_), None) => out.push_str("deleted file mode 100644\n"),
+            _ => {}
+        }
+        let old_text = old.map(String::as_str).unwrap_or("");
+        let new_text = new.map(String::as_str).unwrap_or("");
+        let patch = diffy::create_patch(old_text, new_text);
+        let body = patch.to_string();
+        // diffy writes `--- original` / `+++ modified`; git names the sides.
+        let hunks = body.split_once("\n@@").map(|(_, rest)| format!("@@{rest}")).unwrap_or_default();
+        out.push_str(&format!("--- {}\n", if old.is_some() { format!("a/{path}") } else { "/dev/null".into() }));
+        out.push_str(&format!("+++ {}\n", if new.is_some() { format!("b/{path}") } else { "/dev/null".into() }));
+        out.push_str(&hunks);
+        if !hunks.is_empty() && !hunks.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn apply_stage(tree: &BTreeMap<String, String>, stage: &BTreeMap<String, Option<String>>) -> BTreeMap<String, String> {
+    let mut out = tree.clone();
+    for (path, content) in stage {
+        match content {
+            Some(text) => {
+                out.insert(path.clone(), text.clone());
+            }
+            None => {
+                out.remove(path);
+            }
+        }
+    }
+    out
+}
+
+/// The outcome of running a scenario through the real pipeline.
+pub struct Outcome {
+    pub selections: BTreeMap<String, Vec<Identifier>>,
+    pub patch: String,
+    pub test_patch: String,
+}
+
+pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
+    let code_tree = apply_stage(&scenario.base, &scenario.code);
+    let test_tree = apply_stage(&code_tree, &scenario.test);
+    let patch = make_patch(&scenario.base, &code_tree);
+    let test_patch = make_patch(&code_tree, &test_tree);
+    let base = Snapshot::from_files(scenario.base.iter().map(|(p, t)| (p.clone(), t.clone().into_bytes())));
+    let reference =
+        build_reference(&base, &NoBlobs, patch.as_bytes(), test_patch.as_bytes()).map_err(|e| e.to_string())?;
+    let db = Database::new(hintlens_batch::frontends());
+    let base_index = db.index_snapshot(&base, || NoBlobs).map_err(|e| e.to_string())?;
+    let reference_index = db.index_snapshot(&reference.snapshot, || NoBlobs).map_err(|e| e.to_string())?;
+    let task = Task {
+        base: &base_index,
+        reference: &reference_index,
+        code: &reference.code,
+        test: &reference.test,
+        problem_statement: &scenario.problem_statement,
+    };
+    let mut selections = BTreeMap::new();
+    for policy in scenario.expected.keys() {
+        let policy: Selection = policy.parse()?;
+        selections.insert(policy.as_str().to_owned(), select(&db, &task, policy));
+    }
+    Ok(Outcome { selections, patch, test_patch })
+}
+
+/// The one-line form of an identifier used in `defuse` blocks.
+pub fn describe(id: &Identifier) -> String {
+    let evidence: Vec<String> = id.evidence.iter().map(|e| format!("{}:{}", e.path, e.line)).collect();
+    format!(
+        "{} {} {} ({}) @ {}",
+        id.direction.as_str(),
+        id.kind,
+        id.qualified_name,
+        id.resolution.as_str(),
+        evidence.join(", ")
+    )
+}
+
+/// Runs one scenario file: checks every expectation block, returns the Declaration rendering of
+/// the DefUse selection (for snapshotting).
+pub fn check_file(path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let scenario = parse_scenario(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let outcome = run(&scenario).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (policy, expected) in &scenario.expected {
+        let mut actual: Vec<String> = outcome.selections[policy].iter().map(describe).collect();
+        actual.sort();
+        if &actual != expected {
+            return Err(format!(
+                "{} ({}): `{policy}` selection differs\n--- expected\n{}\n--- actual\n{}\n--- code patch\n{}--- test patch\n{}",
+                path.display(),
+                scenario.title,
+                expected.join("\n"),
+                actual.join("\n"),
+                outcome.patch,
+                outcome.test_patch,
+            ));
+        }
+    }
+    let defuse = outcome.selections.get("defuse").cloned().unwrap_or_default();
+    Ok(render(&defuse, Projection::Declaration))
+}

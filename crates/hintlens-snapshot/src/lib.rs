@@ -1,1 +1,25 @@
-//! snapshots (in progress)
+//! Repository snapshots read from git objects, and reference snapshots built by applying a
+//! task's patches in memory.
+//!
+//! A [`Snapshot`] maps paths to [`Entry`]s that name their content by git blob id; content is
+//! read lazily through a [`BlobSource`] (a per-thread [`Reader`] of a [`Repository`]), except
+//! for files produced by a patch or built in memory, which carry it inline.
+//! [`build_reference`] applies a code patch and a test patch to a base snapshot and reports
+//! which lines each patch added, in the coordinates of the final snapshot.
+
+mod error;
+mod patch;
+mod reference;
+mod repo;
+mod snapshot;
+#[cfg(test)]
+mod tests;
+
+pub use error::{HunkRef, PatchError, PatchErrorKind, PatchRole};
+pub use patch::{FilePatch, FileStatus, Hunk, Line, Patch};
+pub use reference::{ChangeSet, FileChange, Reference, build_reference};
+pub use repo::{BlobSource, Error, NoBlobs, Reader, Repository};
+pub use snapshot::{Entry, Mode, Snapshot, blob_id};
+
+/// A git object id; the content id of a file is its git blob id.
+pub type ObjectId = gix::ObjectId;

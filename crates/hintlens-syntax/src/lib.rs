@@ -17,9 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A zero-based position: line, and byte offset within that line.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
 pub struct Position {
     pub line: u32,
     pub column: u32,
@@ -109,22 +107,12 @@ impl DefKind {
 
     /// Kinds that are invoked and so carry a parameter list in their signature.
     pub fn is_callable(self) -> bool {
-        matches!(
-            self,
-            DefKind::Function | DefKind::Method | DefKind::Constructor
-        )
+        matches!(self, DefKind::Function | DefKind::Method | DefKind::Constructor)
     }
 
     /// Kinds that contain members (nested under them in renderings).
     pub fn is_type(self) -> bool {
-        matches!(
-            self,
-            DefKind::Class
-                | DefKind::Interface
-                | DefKind::Enum
-                | DefKind::Record
-                | DefKind::Annotation
-        )
+        matches!(self, DefKind::Class | DefKind::Interface | DefKind::Enum | DefKind::Record | DefKind::Annotation)
     }
 }
 
@@ -296,11 +284,8 @@ impl FileIndex {
             let _ = writeln!(out, "doc `{d}`");
         }
         for d in &self.definitions {
-            let _ = write!(
-                out,
-                "def {} {} @{}:{}",
-                d.kind, d.local_name, d.name_span.start.line, d.name_span.start.column
-            );
+            let _ =
+                write!(out, "def {} {} @{}:{}", d.kind, d.local_name, d.name_span.start.line, d.name_span.start.column);
             if let Some(p) = d.parent {
                 let _ = write!(out, " parent={}", self.definition(p).local_name);
             }
@@ -324,41 +309,24 @@ impl FileIndex {
             let _ = writeln!(out, " line={}", i.line);
         }
         for u in &self.uses {
-            let _ = write!(
-                out,
-                "use {} {} @{}:{}",
-                u.kind.as_str(),
-                u.name,
-                u.span.start.line,
-                u.span.start.column
-            );
+            let _ = write!(out, "use {} {} @{}:{}", u.kind.as_str(), u.name, u.span.start.line, u.span.start.column);
             if let Some(q) = &u.qualifier {
                 let _ = write!(out, " via={q}");
             }
             out.push('\n');
         }
         for s in &self.strings {
-            let _ = writeln!(
-                out,
-                "string {:?} @{}:{}",
-                s.value, s.span.start.line, s.span.start.column
-            );
+            let _ = writeln!(out, "string {:?} @{}:{}", s.value, s.span.start.line, s.span.start.column);
         }
         for e in &self.errors {
-            let _ = writeln!(
-                out,
-                "error @{}:{} {}",
-                e.span.start.line, e.span.start.column, e.message
-            );
+            let _ = writeln!(out, "error @{}:{} {}", e.span.start.line, e.span.start.column, e.message);
         }
         out
     }
 
     /// The chain of enclosing definitions, innermost first.
     pub fn ancestors(&self, id: DefId) -> impl Iterator<Item = DefId> + '_ {
-        std::iter::successors(self.definition(id).parent, move |&p| {
-            self.definition(p).parent
-        })
+        std::iter::successors(self.definition(id).parent, move |&p| self.definition(p).parent)
     }
 }
 
@@ -382,6 +350,23 @@ pub trait Frontend: Send + Sync + 'static {
     /// `pkg/formatting.py`, `com.google.gson.JsonWriter` for a Java file declaring
     /// `package com.google.gson;` at `…/JsonWriter.java`.
     fn module_name(&self, path: &str, index: &FileIndex) -> String;
+
+    /// The repository-wide qualified name of a definition whose file-local name is `local_name`.
+    /// By default the module name is the prefix (`pkg.formatting.Segment.remove_color`);
+    /// languages whose names live in packages rather than files override it
+    /// (Java: `com.google.gson.JsonWriter.setIndent`).
+    fn qualified_name(&self, path: &str, index: &FileIndex, local_name: &str) -> String {
+        format!("{}.{}", self.module_name(path, index), local_name)
+    }
+
+    /// Whether a use of kind `use_` can refer to a definition of kind `def` at all. Languages
+    /// with separate namespaces say so here (in Java a method is only ever called, so the
+    /// field access `this.htmlSafe` cannot mean the method `htmlSafe()`); the default, for
+    /// languages like Python where any name can be read as an attribute, is yes.
+    fn use_can_reach(&self, def: DefKind, use_: UseKind) -> bool {
+        let _ = (def, use_);
+        true
+    }
 }
 
 /// The name a `file` definition carries: the last component of the module name.
@@ -390,23 +375,12 @@ pub fn file_definition_name(module_name: &str) -> &str {
 }
 
 /// Builds a [`Span`] from tree-sitter-like coordinates; shared by frontends so they agree.
-pub fn span(
-    start_byte: usize,
-    end_byte: usize,
-    start: (usize, usize),
-    end: (usize, usize),
-) -> Span {
+pub fn span(start_byte: usize, end_byte: usize, start: (usize, usize), end: (usize, usize)) -> Span {
     Span {
         start_byte: start_byte as u32,
         end_byte: end_byte as u32,
-        start: Position {
-            line: start.0 as u32,
-            column: start.1 as u32,
-        },
-        end: Position {
-            line: end.0 as u32,
-            column: end.1 as u32,
-        },
+        start: Position { line: start.0 as u32, column: start.1 as u32 },
+        end: Position { line: end.0 as u32, column: end.1 as u32 },
     }
 }
 
@@ -421,11 +395,7 @@ pub fn flatten_whitespace(text: &str) -> String {
         out.push_str(word);
     }
     // `( a, b )` → `(a, b)`: a line break after an opening bracket is layout, not content.
-    out.replace("( ", "(")
-        .replace(" )", ")")
-        .replace("[ ", "[")
-        .replace(" ]", "]")
-        .replace(" ,", ",")
+    out.replace("( ", "(").replace(" )", ")").replace("[ ", "[").replace(" ]", "]").replace(" ,", ",")
 }
 
 #[cfg(test)]
@@ -442,10 +412,7 @@ mod tests {
 
     #[test]
     fn flatten_whitespace_joins_multiline_signatures() {
-        assert_eq!(
-            flatten_whitespace("def f(\n    a,\n    b: int = 3,\n) -> str"),
-            "def f(a, b: int = 3,) -> str"
-        );
+        assert_eq!(flatten_whitespace("def f(\n    a,\n    b: int = 3,\n) -> str"), "def f(a, b: int = 3,) -> str");
     }
 
     #[test]

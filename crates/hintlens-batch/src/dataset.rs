@@ -1,0 +1,196 @@
+//! Reading task records in any benchmark's field names.
+
+use serde_json::{Map, Value};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One task, in hintlens' own field names.
+#[derive(Debug, Clone)]
+pub struct TaskRecord {
+    /// One-based position of the record in the dataset.
+    pub position: usize,
+    pub instance_id: String,
+    /// `owner/name`.
+    pub repo: String,
+    pub base_commit: String,
+    /// The code patch (`patch`, `fix_patch`, `feature_patch`).
+    pub patch: String,
+    pub test_patch: String,
+    pub problem_statement: String,
+    /// The reference commit when the dataset names one (`solution_commit`, `head_commit`).
+    pub reference_commit: Option<String>,
+    /// The record as read, for policies that need benchmark-specific fields.
+    pub raw: Map<String, Value>,
+}
+
+/// A record that cannot be turned into a task.
+#[derive(Debug, Clone)]
+pub struct RecordError {
+    pub position: usize,
+    pub instance_id: Option<String>,
+    pub repo: Option<String>,
+    pub message: String,
+}
+
+/// The dataset as a whole cannot be read.
+#[derive(Debug)]
+pub struct DatasetError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read dataset {}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for DatasetError {}
+
+/// Reads a JSON-lines file or a JSON array of task records. A malformed record becomes a
+/// [`RecordError`] in its place; only an unreadable file (or a JSON array that does not parse)
+/// fails as a whole.
+pub fn read_dataset(path: &Path) -> Result<Vec<Result<TaskRecord, RecordError>>, DatasetError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| DatasetError { path: path.to_owned(), message: e.to_string() })?;
+    parse_dataset(&text).map_err(|message| DatasetError { path: path.to_owned(), message })
+}
+
+pub(crate) fn parse_dataset(text: &str) -> Result<Vec<Result<TaskRecord, RecordError>>, String> {
+    if text.trim_start().starts_with('[') {
+        let values: Vec<Value> = serde_json::from_str(text)
+            .map_err(|e| format!("not a valid JSON array: {e} (expected a JSON array or JSON lines)"))?;
+        return Ok(values.into_iter().enumerate().map(|(i, v)| task_record(i + 1, v)).collect());
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = match serde_json::from_str::<Value>(line) {
+            Ok(value) => task_record(i + 1, value),
+            Err(e) => Err(RecordError {
+                position: i + 1,
+                instance_id: None,
+                repo: None,
+                message: format!("line {} is not valid JSON: {e}", i + 1),
+            }),
+        };
+        out.push(record);
+    }
+    Ok(out)
+}
+
+fn task_record(position: usize, value: Value) -> Result<TaskRecord, RecordError> {
+    let Value::Object(raw) = value else {
+        return Err(RecordError {
+            position,
+            instance_id: None,
+            repo: None,
+            message: format!("record {position} is not a JSON object"),
+        });
+    };
+    let text = |keys: &[&str]| keys.iter().find_map(|k| raw.get(*k).and_then(Value::as_str)).map(str::to_owned);
+    let nested =
+        |outer: &str, inner: &str| raw.get(outer).and_then(|o| o.get(inner)).and_then(Value::as_str).map(str::to_owned);
+    let instance_id = text(&["instance_id", "id"]);
+    let repo = match (text(&["repo"]), text(&["org", "owner"])) {
+        (Some(repo), _) if repo.contains('/') => Some(repo),
+        (Some(repo), Some(org)) => Some(format!("{org}/{repo}")),
+        (Some(repo), None) => Some(repo),
+        (None, _) => None,
+    };
+    let fail =
+        |message: String| RecordError { position, instance_id: instance_id.clone(), repo: repo.clone(), message };
+    let missing = |what: &str, keys: &str| fail(format!("record {position} has no {what} (looked for {keys})"));
+    let Some(id) = instance_id.clone() else {
+        return Err(missing("instance id", "`instance_id`"));
+    };
+    let Some(repo_name) = repo.clone() else {
+        return Err(missing("repository", "`repo` as owner/name, or `org` + `repo`"));
+    };
+    if !repo_name.contains('/') {
+        return Err(fail(format!(
+            "record {position}: repository `{repo_name}` is not of the form owner/name and no `org` is given"
+        )));
+    }
+    let Some(base_commit) = text(&["base_commit"]).or_else(|| nested("base", "sha")) else {
+        return Err(missing("base commit", "`base_commit`, `base.sha`"));
+    };
+    let Some(patch) = text(&["patch", "fix_patch", "feature_patch", "gold_patch"]) else {
+        return Err(missing("code patch", "`patch`, `fix_patch`, `feature_patch`"));
+    };
+    let test_patch = text(&["test_patch"]).unwrap_or_default();
+    let problem_statement = text(&["problem_statement", "problem", "issue", "body"])
+        .or_else(|| {
+            let issues = raw.get("resolved_issues")?.as_array()?;
+            let parts: Vec<String> = issues
+                .iter()
+                .map(|i| {
+                    let title = i.get("title").and_then(Value::as_str).unwrap_or_default();
+                    let body = i.get("body").and_then(Value::as_str).unwrap_or_default();
+                    format!("{title}\n{body}")
+                })
+                .collect();
+            Some(parts.join("\n\n"))
+        })
+        .unwrap_or_default();
+    let reference_commit = text(&["solution_commit", "head_commit"]).or_else(|| nested("head", "sha"));
+    Ok(TaskRecord {
+        position,
+        instance_id: id,
+        repo: repo_name,
+        base_commit,
+        patch,
+        test_patch,
+        problem_statement,
+        reference_commit,
+        raw,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_benchmarks_field_names() {
+        let text = r#"
+{"instance_id": "a-1", "repo": "o/a", "base_commit": "abc", "patch": "p", "test_patch": "t", "problem_statement": "s"}
+{"instance_id": "b-2", "org": "o", "repo": "b", "base": {"sha": "def"}, "fix_patch": "p", "test_patch": "t", "resolved_issues": [{"title": "T", "body": "B"}]}
+{"instance_id": "c-3", "repo": "o/c", "base_commit": "abc", "feature_patch": "p", "test_patch": "t", "head_commit": "fff"}
+"#;
+        let records: Vec<TaskRecord> = parse_dataset(text).unwrap().into_iter().map(Result::unwrap).collect();
+        assert_eq!(records[0].repo, "o/a");
+        assert_eq!(records[1].repo, "o/b");
+        assert_eq!(records[1].base_commit, "def");
+        assert_eq!(records[1].problem_statement, "T\nB");
+        assert_eq!(records[2].patch, "p");
+        assert_eq!(records[2].reference_commit.as_deref(), Some("fff"));
+        assert_eq!(records[2].position, 4);
+    }
+
+    #[test]
+    fn a_json_array_is_a_dataset_too() {
+        let text = r#"[{"instance_id": "a", "repo": "o/a", "base_commit": "x", "patch": ""}]"#;
+        let records = parse_dataset(text).unwrap();
+        assert_eq!(records.len(), 1);
+        assert!(records[0].is_ok());
+    }
+
+    #[test]
+    fn malformed_records_are_reported_in_place() {
+        let text = "{\"instance_id\": \"a\"}\nnot json\n[1]\n{\"instance_id\": \"d\", \"repo\": \"name-only\", \"base_commit\": \"x\", \"patch\": \"\"}\n";
+        let records = parse_dataset(text).unwrap();
+        let errors: Vec<String> = records.into_iter().map(|r| r.unwrap_err().message).collect();
+        assert_eq!(errors[0], "record 1 has no repository (looked for `repo` as owner/name, or `org` + `repo`)");
+        assert!(errors[1].starts_with("line 2 is not valid JSON"), "{}", errors[1]);
+        assert_eq!(errors[2], "record 3 is not a JSON object");
+        assert!(errors[3].contains("not of the form owner/name"), "{}", errors[3]);
+    }
+
+    #[test]
+    fn a_broken_array_fails_as_a_whole() {
+        assert!(parse_dataset("[{").unwrap_err().contains("not a valid JSON array"));
+    }
+}

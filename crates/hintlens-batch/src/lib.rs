@@ -1,0 +1,31 @@
+//! Batch mode: a benchmark dataset in, one result record per task out.
+//!
+//! Invariants:
+//! - A task that cannot be run (malformed record, repository or commit missing, patch that does
+//!   not apply, even a panic) yields an error record naming what and where; the run goes on.
+//! - Tasks of one repository share one [`Database`], so every blob common to their snapshots
+//!   is indexed once.
+//! - Records are emitted as tasks finish, never buffered to the end.
+
+mod dataset;
+mod record;
+mod repos;
+mod run;
+
+pub use dataset::{DatasetError, RecordError, TaskRecord, read_dataset};
+pub use record::{ErrorKind, TaskError, TaskOutput, error_record, ok_record};
+pub use repos::RepoLocator;
+pub use run::{BatchError, BatchOptions, BatchSummary, Progress, RepoContext, TaskSpec, run_batch, run_task};
+
+use hintlens_db::Database;
+use hintlens_syntax::Frontend;
+
+/// The languages hintlens knows. Registering a frontend here is all a new language needs.
+pub fn frontends() -> Vec<Box<dyn Frontend>> {
+    vec![Box::new(hintlens_python::Python), Box::new(hintlens_java::Java)]
+}
+
+/// A fresh database with every frontend registered.
+pub fn new_database() -> Database {
+    Database::new(frontends())
+}

@@ -1,0 +1,226 @@
+//! Running tasks: one at a time ([`run_task`]) or a whole dataset ([`run_batch`]).
+
+use crate::dataset::{DatasetError, TaskRecord, read_dataset};
+use crate::record::{ErrorKind, TaskError, TaskOutput, error_record, ok_record};
+use crate::repos::RepoLocator;
+use hintlens_db::Database;
+use hintlens_hints::{Projection, Selection, Task, render, select};
+use hintlens_snapshot::{Repository, build_reference};
+use serde_json::Value;
+use std::io::Write;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// One repository, opened once, with the database its tasks share.
+pub struct RepoContext {
+    pub repository: Repository,
+    pub db: Database,
+}
+
+/// What to compute for one task.
+pub struct TaskSpec<'a> {
+    pub base_commit: &'a str,
+    pub patch: &'a str,
+    pub test_patch: &'a str,
+    pub problem_statement: &'a str,
+    pub selections: &'a [Selection],
+    pub projections: &'a [Projection],
+}
+
+/// Builds B and R, indexes both, runs every selection and renders every projection.
+pub fn run_task(ctx: &RepoContext, spec: &TaskSpec<'_>) -> Result<TaskOutput, TaskError> {
+    let repo = &ctx.repository;
+    let db = &ctx.db;
+    let base_id =
+        repo.resolve_commit(spec.base_commit).map_err(|e| TaskError::new(ErrorKind::CommitNotFound, e.to_string()))?;
+    let base = repo.snapshot(base_id).map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
+    let reader = repo.reader();
+    let reference = build_reference(&base, &reader, spec.patch.as_bytes(), spec.test_patch.as_bytes())
+        .map_err(|e| TaskError::new(ErrorKind::PatchDoesNotApply, e.to_string()))?;
+    let git = |e: hintlens_snapshot::Error| TaskError::new(ErrorKind::Git, e.to_string());
+    let base_index = db.index_snapshot(&base, || repo.reader()).map_err(git)?;
+    let reference_index = db.index_snapshot(&reference.snapshot, || repo.reader()).map_err(git)?;
+    let task = Task {
+        base: &base_index,
+        reference: &reference_index,
+        code: &reference.code,
+        test: &reference.test,
+        problem_statement: spec.problem_statement,
+    };
+    let mut output = TaskOutput {
+        notes: reference.notes.clone(),
+        base_files: base_index.len(),
+        reference_files: reference_index.len(),
+        ..TaskOutput::default()
+    };
+    for &policy in spec.selections {
+        let ids = select(db, &task, policy);
+        for &projection in spec.projections {
+            output.hints.push((format!("{policy}+{projection}"), render(&ids, projection)));
+        }
+        output.selections.push((policy, ids));
+    }
+    Ok(output)
+}
+
+/// The command line's `batch` options.
+pub struct BatchOptions {
+    pub dataset: PathBuf,
+    pub locator: RepoLocator,
+    pub selections: Vec<Selection>,
+    pub projections: Vec<Projection>,
+    pub jobs: usize,
+}
+
+/// One finished task, for progress reporting.
+pub struct Progress<'a> {
+    pub instance_id: &'a str,
+    pub error: Option<&'a str>,
+    pub done: usize,
+    pub total: usize,
+    pub failed: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BatchSummary {
+    pub total: usize,
+    pub failed: usize,
+    pub elapsed: Duration,
+}
+
+struct Finished {
+    instance_id: String,
+    record: Value,
+    error: Option<String>,
+}
+
+/// Runs every task of the dataset and writes one JSON line per task to `out` as each finishes.
+pub fn run_batch(
+    options: &BatchOptions,
+    out: &mut dyn Write,
+    on_progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<BatchSummary, BatchError> {
+    let started = Instant::now();
+    let records = read_dataset(&options.dataset).map_err(BatchError::Dataset)?;
+    let total = records.len();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs)
+        .build()
+        .map_err(|e| BatchError::Io(std::io::Error::other(e)))?;
+
+    let (tx, rx) = mpsc::channel::<Finished>();
+    let mut groups: Vec<(String, Vec<TaskRecord>)> = Vec::new();
+    for record in records {
+        match record {
+            Ok(r) => match groups.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(&r.repo)) {
+                Some((_, tasks)) => tasks.push(r),
+                None => groups.push((r.repo.clone(), vec![r])),
+            },
+            Err(e) => {
+                let error = TaskError::new(ErrorKind::MalformedRecord, e.message);
+                let label = e.instance_id.clone().unwrap_or_else(|| format!("record {}", e.position));
+                let _ = tx.send(Finished {
+                    record: error_record(e.instance_id.as_deref(), e.repo.as_deref(), &error),
+                    error: Some(error.to_string()),
+                    instance_id: label,
+                });
+            }
+        }
+    }
+
+    let mut summary = BatchSummary { total, ..BatchSummary::default() };
+    std::thread::scope(|scope| -> Result<(), BatchError> {
+        scope.spawn(move || pool.install(|| run_groups(options, groups, tx)));
+        for (done, finished) in (1..).zip(rx) {
+            if finished.error.is_some() {
+                summary.failed += 1;
+            }
+            serde_json::to_writer(&mut *out, &finished.record).map_err(|e| BatchError::Io(e.into()))?;
+            out.write_all(b"\n").map_err(BatchError::Io)?;
+            out.flush().map_err(BatchError::Io)?;
+            on_progress(Progress {
+                instance_id: &finished.instance_id,
+                error: finished.error.as_deref(),
+                done,
+                total,
+                failed: summary.failed,
+            });
+        }
+        Ok(())
+    })?;
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx: mpsc::Sender<Finished>) {
+    use rayon::prelude::*;
+    for (repo_name, tasks) in groups {
+        let opened =
+            options.locator.locate(&repo_name).map_err(|m| TaskError::new(ErrorKind::RepositoryNotFound, m)).and_then(
+                |path| {
+                    Repository::open(&path).map_err(|e| TaskError::new(ErrorKind::RepositoryNotFound, e.to_string()))
+                },
+            );
+        let ctx = match opened {
+            Ok(repository) => RepoContext { repository, db: crate::new_database() },
+            Err(error) => {
+                for t in &tasks {
+                    let _ = tx.send(Finished {
+                        instance_id: t.instance_id.clone(),
+                        record: error_record(Some(&t.instance_id), Some(&t.repo), &error),
+                        error: Some(error.to_string()),
+                    });
+                }
+                continue;
+            }
+        };
+        // Database handles are `Send`, not `Sync`: each task gets its own clone, made here.
+        let jobs: Vec<(RepoContext, &TaskRecord)> =
+            tasks.iter().map(|t| (RepoContext { repository: ctx.repository.clone(), db: ctx.db.clone() }, t)).collect();
+        jobs.into_par_iter().for_each_with(tx.clone(), |tx, (ctx, t)| {
+            let spec = TaskSpec {
+                base_commit: &t.base_commit,
+                patch: &t.patch,
+                test_patch: &t.test_patch,
+                problem_statement: &t.problem_statement,
+                selections: &options.selections,
+                projections: &options.projections,
+            };
+            let result = catch_unwind(AssertUnwindSafe(|| run_task(&ctx, &spec))).unwrap_or_else(|panic| {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("unknown panic");
+                Err(TaskError::new(
+                    ErrorKind::Internal,
+                    format!("hintlens crashed on this task: {message} (please report it)"),
+                ))
+            });
+            let (record, error) = match result {
+                Ok(output) => (ok_record(t, &output), None),
+                Err(e) => (error_record(Some(&t.instance_id), Some(&t.repo), &e), Some(e.to_string())),
+            };
+            let _ = tx.send(Finished { instance_id: t.instance_id.clone(), record, error });
+        });
+    }
+}
+
+#[derive(Debug)]
+pub enum BatchError {
+    Dataset(DatasetError),
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Dataset(e) => e.fmt(f),
+            BatchError::Io(e) => write!(f, "cannot write results: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}

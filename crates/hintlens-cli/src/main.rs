@@ -1,0 +1,285 @@
+//! `hintlens`: which identifiers cross the code–test boundary of a coding task.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use hintlens_batch::{BatchOptions, RepoContext, RepoLocator, TaskSpec, run_batch, run_task};
+use hintlens_hints::{Projection, Selection};
+use hintlens_snapshot::Repository;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "hintlens",
+    version,
+    about = "Which identifiers cross the code–test boundary of a coding task, rendered as hints."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every task of a benchmark dataset and write one JSON record per task.
+    Batch {
+        /// Task records: JSON lines or a JSON array (SWE-bench, SWE-bench Pro, FEA-Bench,
+        /// NoCode-bench and Multi-SWE-bench field names are all understood).
+        dataset: PathBuf,
+        /// Directory holding the repositories as owner__name, owner/name or name (bare or not).
+        #[arg(long)]
+        repos: Option<PathBuf>,
+        /// A repository's path, overriding --repos: OWNER/NAME=PATH (repeatable).
+        #[arg(long = "repo", value_name = "OWNER/NAME=PATH", value_parser = parse_repo_override)]
+        repo: Vec<(String, PathBuf)>,
+        /// Selection policy (repeatable) [default: defuse].
+        #[arg(long = "selection", value_name = "S")]
+        selection: Vec<Selection>,
+        /// Projection (repeatable) [default: declaration].
+        #[arg(long = "projection", value_name = "P")]
+        projection: Vec<Projection>,
+        /// Write records here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Worker threads [default: all cores].
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// Compute the hints of one task from a repository and two patches.
+    Show {
+        /// The repository (bare or not).
+        #[arg(long)]
+        repo: PathBuf,
+        /// The base revision.
+        #[arg(long)]
+        base: String,
+        /// The code patch file.
+        #[arg(long)]
+        patch: PathBuf,
+        /// The test patch file.
+        #[arg(long)]
+        test_patch: Option<PathBuf>,
+        /// A file holding the task's problem statement.
+        #[arg(long)]
+        problem_statement: Option<PathBuf>,
+        #[arg(long = "selection", value_name = "S")]
+        selection: Vec<Selection>,
+        #[arg(long = "projection", value_name = "P")]
+        projection: Vec<Projection>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn parse_repo_override(s: &str) -> Result<(String, PathBuf), String> {
+    let (repo, path) = s.split_once('=').ok_or_else(|| format!("expected OWNER/NAME=PATH, got `{s}`"))?;
+    if !repo.contains('/') || path.is_empty() {
+        return Err(format!("expected OWNER/NAME=PATH, got `{s}`"));
+    }
+    Ok((repo.to_owned(), PathBuf::from(path)))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Batch { dataset, repos, repo, selection, projection, out, jobs } => {
+            let mut locator = RepoLocator::new(repos);
+            for (name, path) in repo {
+                locator.add_override(&name, path);
+            }
+            let options = BatchOptions {
+                dataset,
+                locator,
+                selections: or_default(selection, Selection::DefUse),
+                projections: or_default(projection, Projection::Declaration),
+                jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
+            };
+            batch(&options, out)
+        }
+        Command::Show { repo, base, patch, test_patch, problem_statement, selection, projection, format } => {
+            show(ShowArgs {
+                repo,
+                base,
+                patch,
+                test_patch,
+                problem_statement,
+                selections: or_default(selection, Selection::DefUse),
+                projections: or_default(projection, Projection::Declaration),
+                format,
+            })
+        }
+    }
+}
+
+fn or_default<T: PartialEq>(mut v: Vec<T>, default: T) -> Vec<T> {
+    if v.is_empty() {
+        v.push(default);
+    }
+    let mut unique = Vec::with_capacity(v.len());
+    for x in v {
+        if !unique.contains(&x) {
+            unique.push(x);
+        }
+    }
+    unique
+}
+
+fn batch(options: &BatchOptions, out: Option<PathBuf>) -> ExitCode {
+    let mut writer: Box<dyn Write> = match &out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("error: cannot create {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} tasks · {msg} · {per_sec}",
+            )
+            .expect("the template is valid"),
+        );
+        bar
+    });
+    let result = run_batch(options, &mut writer, &mut |p| match &bar {
+        Some(bar) => {
+            bar.set_length(p.total as u64);
+            bar.set_position(p.done as u64);
+            bar.set_message(format!("{} failed", p.failed));
+            if let Some(e) = p.error {
+                bar.println(format!("{}: {e}", p.instance_id));
+            }
+        }
+        None => match p.error {
+            Some(e) => eprintln!("[{}/{}] {} error: {e}", p.done, p.total, p.instance_id),
+            None => eprintln!("[{}/{}] {} ok", p.done, p.total, p.instance_id),
+        },
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    match result {
+        Ok(summary) => {
+            let rate = summary.total as f64 / summary.elapsed.as_secs_f64().max(1e-9);
+            eprintln!(
+                "hintlens: {} tasks, {} ok, {} failed in {:.1}s ({rate:.1} tasks/s)",
+                summary.total,
+                summary.total - summary.failed,
+                summary.failed,
+                summary.elapsed.as_secs_f64()
+            );
+            if summary.failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+struct ShowArgs {
+    repo: PathBuf,
+    base: String,
+    patch: PathBuf,
+    test_patch: Option<PathBuf>,
+    problem_statement: Option<PathBuf>,
+    selections: Vec<Selection>,
+    projections: Vec<Projection>,
+    format: Format,
+}
+
+fn show(args: ShowArgs) -> ExitCode {
+    let read =
+        |path: &PathBuf| std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()));
+    let inputs = (|| -> Result<(String, String, String), String> {
+        Ok((
+            read(&args.patch)?,
+            args.test_patch.as_ref().map(read).transpose()?.unwrap_or_default(),
+            args.problem_statement.as_ref().map(read).transpose()?.unwrap_or_default(),
+        ))
+    })();
+    let (patch, test_patch, problem) = match inputs {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let repository = match Repository::open(&args.repo) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let ctx = RepoContext { repository, db: hintlens_batch::new_database() };
+    let spec = TaskSpec {
+        base_commit: &args.base,
+        patch: &patch,
+        test_patch: &test_patch,
+        problem_statement: &problem,
+        selections: &args.selections,
+        projections: &args.projections,
+    };
+    match run_task(&ctx, &spec) {
+        Ok(output) => {
+            match args.format {
+                Format::Json => {
+                    let selections: serde_json::Map<String, serde_json::Value> = output
+                        .selections
+                        .iter()
+                        .map(|(p, ids)| (p.to_string(), serde_json::to_value(ids).unwrap_or_default()))
+                        .collect();
+                    let hints: serde_json::Map<String, serde_json::Value> =
+                        output.hints.iter().map(|(k, v)| (k.clone(), v.clone().into())).collect();
+                    let value = serde_json::json!({"status": "ok", "selections": selections, "hints": hints, "notes": output.notes});
+                    println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+                }
+                Format::Text => {
+                    for (policy, ids) in &output.selections {
+                        println!("{policy}: {} identifier(s)", ids.len());
+                        for id in ids {
+                            let evidence: Vec<String> =
+                                id.evidence.iter().map(|e| format!("{}:{}", e.path, e.line)).collect();
+                            println!(
+                                "  {} {} {} ({}, {}) used at {}",
+                                id.direction.as_str(),
+                                id.kind,
+                                id.qualified_name,
+                                id.path,
+                                id.resolution.as_str(),
+                                evidence.join(", ")
+                            );
+                        }
+                    }
+                    for (key, hint) in &output.hints {
+                        println!("\n{key}:");
+                        if hint.is_empty() {
+                            println!("  (no identifiers: no hint)");
+                        } else {
+                            print!("{hint}");
+                        }
+                    }
+                    for note in &output.notes {
+                        println!("note: {note}");
+                    }
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

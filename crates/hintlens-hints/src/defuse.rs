@@ -1,0 +1,252 @@
+//! DefUse (the paper's §3.1): definitions new on one side of the code–test boundary whose
+//! simple name is used on a line the other side adds.
+
+use crate::resolve::{UseContext, resolves_by_import};
+use crate::{Direction, Evidence, Identifier, Resolution, Task, mentions};
+use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
+use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
+use hintlens_syntax::{DefKind, FileIndex, Use, UseKind, file_definition_name};
+use std::collections::{HashMap, HashSet};
+
+pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
+    let mut out = Vec::new();
+    collect(db, task, Direction::CodeToTest, task.code, task.test, &mut out);
+    collect(db, task, Direction::TestToCode, task.test, task.code, &mut out);
+    // A file both patches touch could yield one definition twice; keep the first direction.
+    let mut seen = HashSet::new();
+    out.retain(|i: &Identifier| seen.insert((i.path.clone(), i.qualified_name.clone(), i.kind)));
+    out.sort_by(|a, b| (&a.path, a.line, &a.qualified_name).cmp(&(&b.path, b.line, &b.qualified_name)));
+    out
+}
+
+/// A use on an added line, with what is needed to grade its resolution.
+struct UseSite<'a> {
+    path: &'a str,
+    file: SourceFile,
+    use_: &'a Use,
+}
+
+fn collect(
+    db: &dyn Db,
+    task: &Task<'_>,
+    direction: Direction,
+    defining: &ChangeSet,
+    using: &ChangeSet,
+    out: &mut Vec<Identifier>,
+) {
+    let mut uses: HashMap<&str, Vec<UseSite<'_>>> = HashMap::new();
+    for (path, change) in &using.files {
+        let Some(file) = live_file(task, path, change) else { continue };
+        let added: HashSet<u32> = change.added_lines.iter().copied().collect();
+        if added.is_empty() {
+            continue;
+        }
+        for u in &file_index(db, file).uses {
+            if added.contains(&u.span.start.line) {
+                uses.entry(u.name.as_str()).or_default().push(UseSite { path, file, use_: u });
+            }
+        }
+    }
+    if uses.is_empty() {
+        return;
+    }
+    for (path, change) in &defining.files {
+        let Some(file) = live_file(task, path, change) else { continue };
+        for def in new_definitions(db, task, path, change, file) {
+            let Some(sites) = uses.get(def.name.as_str()) else { continue };
+            let frontend = db.frontend(file.language(db));
+            let sites: Vec<&UseSite<'_>> = sites
+                .iter()
+                .filter(|s| compatible(def.kind, s.use_.kind) && frontend.use_can_reach(def.kind, s.use_.kind))
+                .collect();
+            if sites.is_empty() {
+                continue;
+            }
+            let resolution =
+                if sites.iter().any(|s| resolves(db, s, &def)) { Resolution::Import } else { Resolution::Name };
+            let mut evidence: Vec<Evidence> =
+                sites.iter().map(|s| Evidence { path: s.path.to_owned(), line: s.use_.span.start.line + 1 }).collect();
+            evidence.sort();
+            evidence.dedup();
+            out.push(identifier(db, task, def, direction, resolution, evidence));
+        }
+    }
+}
+
+/// The file as it is in R, unless the change deleted it.
+fn live_file(task: &Task<'_>, path: &str, change: &FileChange) -> Option<SourceFile> {
+    if change.status == FileStatus::Deleted {
+        return None;
+    }
+    task.reference.get(path)
+}
+
+/// A definition of R that has no counterpart of the same qualified name and kind in the same
+/// file at B.
+struct NewDef {
+    name: String,
+    qualified_name: String,
+    module: String,
+    kind: DefKind,
+    path: String,
+    line: u32,
+    is_new_file: bool,
+    signature: String,
+    doc: Option<String>,
+    parent: Option<(String, DefKind, String)>,
+}
+
+fn new_definitions(db: &dyn Db, task: &Task<'_>, path: &str, change: &FileChange, file: SourceFile) -> Vec<NewDef> {
+    let index = file_index(db, file);
+    let module = module_name(db, path, file);
+    let base_path = change.old_path.as_deref().unwrap_or(path);
+    let base_file = match change.status {
+        FileStatus::Added => None,
+        _ => task.base.get(base_path),
+    };
+    let is_new_file = task.base.get(path).is_none();
+    let at_base: HashSet<(String, DefKind)> = match base_file {
+        Some(b) => file_index(db, b)
+            .definitions
+            .iter()
+            .map(|d| (qualified_name(db, base_path, b, &d.local_name), d.kind))
+            .collect(),
+        None => HashSet::new(),
+    };
+    let qualified: Vec<String> =
+        index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
+    let mut out = Vec::new();
+    for (i, d) in index.definitions.iter().enumerate() {
+        if at_base.contains(&(qualified[i].clone(), d.kind)) {
+            continue;
+        }
+        let parent = d.parent.map(|p| {
+            let pd = index.definition(p);
+            (qualified[p as usize].clone(), pd.kind, pd.signature.clone())
+        });
+        // A parameter is news only when its callable is not: a new callable's parameters are
+        // part of its signature already.
+        if d.kind == DefKind::Parameter {
+            let callable_existed = parent.as_ref().is_some_and(|(q, k, _)| at_base.contains(&(q.clone(), *k)));
+            if !callable_existed {
+                continue;
+            }
+        }
+        out.push(NewDef {
+            name: d.name.clone(),
+            qualified_name: qualified[i].clone(),
+            module: module.clone(),
+            kind: d.kind,
+            path: path.to_owned(),
+            line: d.name_span.start.line + 1,
+            is_new_file,
+            signature: d.signature.clone(),
+            doc: d.doc.clone(),
+            parent,
+        });
+    }
+    if base_file.is_none()
+        && let Some(file_def) = file_definition(index, &module, path, is_new_file)
+    {
+        out.insert(0, file_def);
+    }
+    out
+}
+
+/// A new module is a definition of its own (kind `file`) — unless the file is just the home of
+/// a type of the same name (a Java `Foo.java` declaring `class Foo`), where the type stands for it.
+fn file_definition(index: &FileIndex, module: &str, path: &str, is_new_file: bool) -> Option<NewDef> {
+    let name = file_definition_name(module);
+    if index.definitions.iter().any(|d| d.parent.is_none() && d.name == name && d.kind.is_type()) {
+        return None;
+    }
+    Some(NewDef {
+        name: name.to_owned(),
+        qualified_name: module.to_owned(),
+        module: module.to_owned(),
+        kind: DefKind::File,
+        path: path.to_owned(),
+        line: 1,
+        is_new_file,
+        signature: String::new(),
+        doc: index.doc.clone(),
+        parent: None,
+    })
+}
+
+/// Which uses can select which definitions: parameters only by keyword arguments, modules only
+/// where a module can be named.
+fn compatible(def: DefKind, use_: UseKind) -> bool {
+    match def {
+        DefKind::Parameter => use_ == UseKind::KeywordArgument,
+        // `new Foo(…)` needs the constructor's signature; a mere mention of `Foo` does not.
+        DefKind::Constructor => use_ == UseKind::Instantiation,
+        DefKind::File => matches!(use_, UseKind::ImportModule | UseKind::Import | UseKind::Attribute | UseKind::Name),
+        // Dataclass-style fields are constructor keywords: `Config(strict=True)`.
+        DefKind::Field => use_ != UseKind::ImportModule,
+        _ => !matches!(use_, UseKind::ImportModule | UseKind::KeywordArgument),
+    }
+}
+
+fn resolves(db: &dyn Db, site: &UseSite<'_>, def: &NewDef) -> bool {
+    let index = file_index(db, site.file);
+    let module = module_name(db, site.path, site.file);
+    let ctx = UseContext { path: site.path, module: &module, imports: &index.imports };
+    // A parameter is reached through its callable: `fetch(strict=True)` resolves when `fetch` does.
+    let (target, name_use);
+    let (u, qname) = if def.kind == DefKind::Parameter {
+        let Some((callable, _, _)) = &def.parent else { return false };
+        let Some(callee) = &site.use_.qualifier else { return false };
+        let (qualifier, name) = match callee.rsplit_once('.') {
+            Some((q, n)) => (Some(q.to_owned()), n),
+            None => (None, callee.as_str()),
+        };
+        name_use = Use { name: name.to_owned(), kind: UseKind::Call, span: site.use_.span, qualifier };
+        target = callable.clone();
+        (&name_use, &target)
+    } else if def.kind == DefKind::Constructor {
+        // `new Foo()` reaches the constructor through the class.
+        let Some((class, _, _)) = &def.parent else { return false };
+        (site.use_, class)
+    } else {
+        (site.use_, &def.qualified_name)
+    };
+    resolves_by_import(&ctx, u, qname, &def.module)
+}
+
+fn identifier(
+    db: &dyn Db,
+    task: &Task<'_>,
+    def: NewDef,
+    direction: Direction,
+    resolution: Resolution,
+    evidence: Vec<Evidence>,
+) -> Identifier {
+    let base_occurrences = task.base.occurrences(db, &def.name);
+    let in_problem_statement = mentions(task.problem_statement, &def.name);
+    let necessity = if in_problem_statement {
+        0
+    } else if base_occurrences > 0 {
+        1
+    } else {
+        3
+    };
+    Identifier {
+        name: def.name,
+        qualified_name: def.qualified_name,
+        kind: def.kind,
+        path: def.path,
+        line: def.line,
+        is_new_file: def.is_new_file,
+        signature: def.signature,
+        parent: def.parent.as_ref().map(|(q, _, _)| q.clone()),
+        parent_decl: def.parent.map(|(_, k, s)| (k, s)),
+        direction,
+        resolution,
+        evidence,
+        base_occurrences,
+        in_problem_statement,
+        necessity,
+        doc: def.doc,
+    }
+}

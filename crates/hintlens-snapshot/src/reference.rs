@@ -1,0 +1,385 @@
+//! Reference snapshots: a base snapshot with a task's code and test patches applied in memory.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::BlobSource;
+use crate::error::{HunkRef, PatchError, PatchErrorKind, PatchRole};
+use crate::patch::{FilePatch, FileStatus, Hunk, Line, Patch};
+use crate::snapshot::{Entry, Mode, Snapshot};
+
+/// The base snapshot with the code patch and then the test patch applied.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    pub snapshot: Snapshot,
+    /// What the code patch did, in the coordinates of the final `snapshot`.
+    pub code: ChangeSet,
+    /// What the test patch did.
+    pub test: ChangeSet,
+    /// Parts of the patches that were not applied (binary files, submodules) and why.
+    pub notes: Vec<String>,
+}
+
+/// The files one patch changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangeSet {
+    /// Keyed by the path in the reference snapshot, or the old path for deletions.
+    pub files: BTreeMap<String, FileChange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    pub status: FileStatus,
+    /// The path the file had before, when it differs from the key (renames, copies).
+    pub old_path: Option<String>,
+    /// Zero-based, ascending line numbers in the reference snapshot's file that this patch
+    /// added (all lines for an added file).
+    pub added_lines: Vec<u32>,
+    /// The diff was binary and its content was not applied; see [`Reference::notes`].
+    pub binary: bool,
+}
+
+/// Applies `code_patch` to `base`, then `test_patch` to the result. Only the files the patches
+/// touch are read from `source`.
+///
+/// Hunks apply exactly at the line numbers in their headers, without searching for an offset
+/// or ignoring context: the patches of a task are made against its base commit, so a hunk
+/// that does not match there means the base is wrong, and is reported rather than guessed.
+pub fn build_reference(
+    base: &Snapshot,
+    source: &dyn BlobSource,
+    code_patch: &[u8],
+    test_patch: &[u8],
+) -> Result<Reference, PatchError> {
+    let parse = |text, role| Patch::parse(text).map_err(|e: PatchError| e.in_patch(role));
+    let code_patch = parse(code_patch, PatchRole::Code)?;
+    let test_patch = parse(test_patch, PatchRole::Test)?;
+
+    let code = apply(base, source, &code_patch, PatchRole::Code)?;
+    let test = apply(&code.snapshot, source, &test_patch, PatchRole::Test)?;
+
+    let mut notes = code.notes;
+    notes.extend(test.notes);
+    let mut code_files = BTreeMap::new();
+    for (path, mut change) in code.changes.files {
+        let fate = match change.status {
+            // A deleted file is not in the test patch's pre-image, so nothing can move it.
+            FileStatus::Deleted => None,
+            _ => test.fates.get(&path),
+        };
+        let key = match fate {
+            None => path,
+            Some(Fate::Removed) => {
+                notes.push(format!(
+                    "test patch deletes {path}, which the code patch changed; the code patch's lines for it are not in the reference"
+                ));
+                change.added_lines.clear();
+                path
+            }
+            Some(Fate::Moved { to, lines }) => {
+                if let Some(lines) = lines {
+                    change.added_lines = change
+                        .added_lines
+                        .iter()
+                        .filter_map(|&line| lines.get(line as usize).copied().flatten())
+                        .collect();
+                }
+                if *to != path && change.old_path.is_none() && change.status != FileStatus::Added {
+                    change.old_path = Some(path);
+                }
+                to.clone()
+            }
+        };
+        code_files.insert(key, change);
+    }
+
+    Ok(Reference { snapshot: test.snapshot, code: ChangeSet { files: code_files }, test: test.changes, notes })
+}
+
+/// Where a pre-image file ended up after a patch.
+enum Fate {
+    Removed,
+    Moved {
+        to: String,
+        /// Pre-image line → post-image line (`None`: deleted). `None` when unchanged.
+        lines: Option<Vec<Option<u32>>>,
+    },
+}
+
+struct Applied {
+    snapshot: Snapshot,
+    changes: ChangeSet,
+    /// Keyed by pre-image path; only files the patch removed, moved or edited.
+    fates: HashMap<String, Fate>,
+    notes: Vec<String>,
+}
+
+/// Applies all diffs of `patch` to `pre` as one step, as `git apply` does: every diff reads
+/// its file from `pre`, so a patch may, e.g., delete a path and create it again.
+fn apply(pre: &Snapshot, source: &dyn BlobSource, patch: &Patch, role: PatchRole) -> Result<Applied, PatchError> {
+    let error = |path: &str, kind| PatchError::new(kind).in_patch(role).at_path(Some(path));
+    let mut notes = Vec::new();
+    let files: Vec<&FilePatch> = patch
+        .files
+        .iter()
+        .filter(|file| {
+            if file.submodule {
+                notes.push(format!(
+                    "{role} patch: submodule change for {} skipped (snapshots do not contain submodules)",
+                    file.path()
+                ));
+            }
+            !file.submodule
+        })
+        .collect();
+
+    // Each pre-image file may be edited, deleted or renamed away by one diff only; the paths
+    // deleted or renamed away may be created again.
+    let mut consumed = HashSet::new();
+    let mut removed = HashSet::new();
+    for file in &files {
+        let Some(old) = &file.old_path else { continue };
+        if file.status == FileStatus::Copied {
+            continue;
+        }
+        if !consumed.insert(old.as_str()) {
+            return Err(error(old, PatchErrorKind::ChangedTwice));
+        }
+        if matches!(file.status, FileStatus::Deleted | FileStatus::Renamed) {
+            removed.insert(old.as_str());
+        }
+    }
+    let mut written = HashSet::new();
+    for file in &files {
+        if let Some(old) = &file.old_path
+            && pre.get(old).is_none()
+        {
+            return Err(error(old, PatchErrorKind::MissingFile));
+        }
+        if let Some(new) = &file.new_path {
+            let creates = file.old_path.as_ref() != Some(new);
+            if creates && pre.get(new).is_some() && !removed.contains(new.as_str()) {
+                return Err(error(new, PatchErrorKind::AlreadyExists));
+            }
+            if !written.insert(new.as_str()) {
+                return Err(error(new, PatchErrorKind::ChangedTwice));
+            }
+        }
+    }
+
+    let mut removals = Vec::new();
+    let mut writes = Vec::new();
+    let mut changes = ChangeSet::default();
+    let mut fates = HashMap::new();
+    for file in files {
+        let old_entry = file.old_path.as_deref().and_then(|old| pre.get(old));
+        let (new_entry, added_lines, line_map) = if file.binary {
+            notes.push(binary_note(file, role));
+            let entry = old_entry.map(|entry| entry.with_mode(file.new_mode.unwrap_or(entry.mode)));
+            (entry, Vec::new(), None)
+        } else {
+            apply_file(file, old_entry, source).map_err(|e| e.in_patch(role))?
+        };
+
+        if let Some(old) = &file.old_path {
+            match file.status {
+                FileStatus::Deleted | FileStatus::Renamed => {
+                    removals.push((Arc::from(old.as_str()), None));
+                }
+                FileStatus::Copied | FileStatus::Added | FileStatus::Modified => {}
+            }
+            if file.status != FileStatus::Copied && (file.status != FileStatus::Modified || line_map.is_some()) {
+                let fate = match &file.new_path {
+                    None => Fate::Removed,
+                    Some(new) => Fate::Moved { to: new.clone(), lines: line_map },
+                };
+                fates.insert(old.clone(), fate);
+            }
+        }
+        if let (Some(new), Some(entry)) = (&file.new_path, new_entry) {
+            writes.push((Arc::from(new.as_str()), Some(entry)));
+        }
+
+        let key = file.new_path.clone().or_else(|| file.old_path.clone()).unwrap_or_default();
+        let change = FileChange {
+            status: file.status,
+            old_path: file.old_path.clone().filter(|old| *old != key),
+            added_lines,
+            binary: file.binary,
+        };
+        // A type change (file to symlink) is a deletion plus a creation of the same path;
+        // the creation describes the result.
+        if change.status != FileStatus::Deleted || !changes.files.contains_key(&key) {
+            changes.files.insert(key, change);
+        }
+    }
+
+    Ok(Applied { snapshot: pre.with_changes(removals.into_iter().chain(writes)), changes, fates, notes })
+}
+
+fn binary_note(file: &FilePatch, role: PatchRole) -> String {
+    let path = file.path();
+    let outcome = match file.status {
+        FileStatus::Added => "the file is not in the reference snapshot".to_owned(),
+        FileStatus::Deleted => "the file is deleted".to_owned(),
+        FileStatus::Modified => "the reference snapshot keeps its previous content".to_owned(),
+        FileStatus::Renamed | FileStatus::Copied => {
+            format!("it has the previous content of {}", file.old_path.as_deref().unwrap_or_default())
+        }
+    };
+    format!("{role} patch: binary patch for {path} skipped: {outcome}")
+}
+
+type FileResult = (Option<Entry>, Vec<u32>, Option<Vec<Option<u32>>>);
+
+/// The new entry (`None` if deleted), the added lines, and the line map (`None` if the
+/// content is unchanged).
+fn apply_file(file: &FilePatch, old_entry: Option<&Entry>, source: &dyn BlobSource) -> Result<FileResult, PatchError> {
+    let mode = file.new_mode.or(old_entry.map(|entry| entry.mode)).unwrap_or(Mode::File);
+    if file.hunks.is_empty() && file.status != FileStatus::Added {
+        // Pure renames, copies and mode changes keep the entry, so its content need not be read.
+        let entry = old_entry.map(|entry| entry.with_mode(mode));
+        return match file.status {
+            FileStatus::Deleted => {
+                let old = old_entry.expect("checked by apply");
+                if old.id != crate::blob_id(b"") {
+                    let content = read(file, old, source)?;
+                    return Err(mismatch(file, None, 1, None, first_line(&content)));
+                }
+                Ok((None, Vec::new(), None))
+            }
+            _ => Ok((entry, Vec::new(), None)),
+        };
+    }
+
+    let old_content = match old_entry {
+        Some(entry) => read(file, entry, source)?,
+        None => Arc::from(&b""[..]),
+    };
+    let patched = apply_hunks(&old_content, &file.hunks)
+        .map_err(|failure| mismatch(file, Some(failure.hunk), failure.line, failure.expected, failure.found))?;
+    if file.status == FileStatus::Deleted {
+        if !patched.content.is_empty() {
+            // The first line the hunks kept is where the base has more than the patch removes.
+            let line = patched.map.iter().position(Option::is_some).map_or(1, |i| i as u32 + 1);
+            let rest = first_line(&patched.content);
+            return Err(mismatch(file, None, line, None, rest));
+        }
+        return Ok((None, Vec::new(), Some(patched.map)));
+    }
+    let entry = Entry::in_memory(patched.content.into(), mode);
+    Ok((Some(entry), patched.added, Some(patched.map)))
+}
+
+fn read(file: &FilePatch, entry: &Entry, source: &dyn BlobSource) -> Result<Arc<[u8]>, PatchError> {
+    entry.read(source).map_err(|e| PatchError::new(PatchErrorKind::Read(e)).at_path(file.old_path.as_deref()))
+}
+
+fn first_line(content: &[u8]) -> Option<Vec<u8>> {
+    split_lines(content).next().map(<[u8]>::to_vec)
+}
+
+fn mismatch(
+    file: &FilePatch,
+    hunk: Option<usize>,
+    line: u32,
+    expected: Option<Vec<u8>>,
+    found: Option<Vec<u8>>,
+) -> PatchError {
+    let error =
+        PatchError::new(PatchErrorKind::ContextMismatch { line, expected, found }).at_path(file.old_path.as_deref());
+    match hunk {
+        Some(index) => error.at_hunk(HunkRef { number: index + 1, header: file.hunks[index].header.clone() }),
+        None => error,
+    }
+}
+
+struct Patched {
+    content: Vec<u8>,
+    added: Vec<u32>,
+    /// Old line → new line, `None` for deleted lines.
+    map: Vec<Option<u32>>,
+    lines: u32,
+}
+
+impl Patched {
+    fn keep(&mut self, line: &[u8]) {
+        self.content.extend_from_slice(line);
+        self.map.push(Some(self.lines));
+        self.lines += 1;
+    }
+
+    fn insert(&mut self, line: &[u8]) {
+        self.content.extend_from_slice(line);
+        self.added.push(self.lines);
+        self.lines += 1;
+    }
+}
+
+struct HunkFailure {
+    /// 0-based index of the hunk.
+    hunk: usize,
+    /// 1-based line in the old content.
+    line: u32,
+    expected: Option<Vec<u8>>,
+    found: Option<Vec<u8>>,
+}
+
+/// Lines including their terminator; the last one may lack it.
+fn split_lines(content: &[u8]) -> impl Iterator<Item = &[u8]> {
+    content.split_inclusive(|&b| b == b'\n')
+}
+
+fn apply_hunks(content: &[u8], hunks: &[Hunk]) -> Result<Patched, HunkFailure> {
+    let old: Vec<&[u8]> = split_lines(content).collect();
+    let mut out = Patched {
+        content: Vec::with_capacity(content.len()),
+        added: Vec::new(),
+        map: Vec::with_capacity(old.len()),
+        lines: 0,
+    };
+    let mut pos = 0;
+    for (index, hunk) in hunks.iter().enumerate() {
+        // With no old lines, the start names the line after which to insert.
+        let start = if hunk.old_len == 0 { hunk.old_start } else { hunk.old_start - 1 } as usize;
+        if start > old.len() {
+            return Err(HunkFailure {
+                hunk: index,
+                line: old.len() as u32 + 1,
+                expected: hunk.lines.iter().find_map(|line| match line {
+                    Line::Context(text) | Line::Delete(text) => Some(text.clone()),
+                    Line::Insert(_) => None,
+                }),
+                found: None,
+            });
+        }
+        for line in &old[pos..start] {
+            out.keep(line);
+        }
+        pos = start;
+        for line in &hunk.lines {
+            match line {
+                Line::Context(text) | Line::Delete(text) => {
+                    if old.get(pos).copied() != Some(text.as_slice()) {
+                        return Err(HunkFailure {
+                            hunk: index,
+                            line: pos as u32 + 1,
+                            expected: Some(text.clone()),
+                            found: old.get(pos).map(|line| line.to_vec()),
+                        });
+                    }
+                    match line {
+                        Line::Context(_) => out.keep(text),
+                        _ => out.map.push(None),
+                    }
+                    pos += 1;
+                }
+                Line::Insert(text) => out.insert(text),
+            }
+        }
+    }
+    for line in &old[pos..] {
+        out.keep(line);
+    }
+    Ok(out)
+}

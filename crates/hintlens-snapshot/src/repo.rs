@@ -1,0 +1,177 @@
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use gix::objs::tree::EntryKind;
+
+use crate::ObjectId;
+use crate::snapshot::{Entry, Mode, Snapshot};
+
+/// Something that can produce blob contents by id.
+pub trait BlobSource {
+    fn read_blob(&self, id: ObjectId) -> Result<Arc<[u8]>, Error>;
+}
+
+/// A [`BlobSource`] without any blobs, for snapshots built entirely in memory
+/// ([`Snapshot::from_files`]), whose entries all carry their content.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoBlobs;
+
+impl BlobSource for NoBlobs {
+    fn read_blob(&self, id: ObjectId) -> Result<Arc<[u8]>, Error> {
+        Err(Error::BlobNotFound { id, path: None, source: None })
+    }
+}
+
+/// Errors from reading repositories and snapshots.
+#[derive(Debug)]
+pub enum Error {
+    Open {
+        path: PathBuf,
+        source: gix::Error,
+    },
+    CommitNotFound {
+        rev: String,
+        path: PathBuf,
+        source: gix::Error,
+    },
+    ReadTree {
+        commit: ObjectId,
+        path: PathBuf,
+        source: gix::Error,
+    },
+    BlobNotFound {
+        id: ObjectId,
+        /// The repository that was asked, if any.
+        path: Option<PathBuf>,
+        source: Option<gix::Error>,
+    },
+    NoSuchFile {
+        path: String,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Open { path, source } => write!(f, "cannot open git repository at {}: {source}", path.display()),
+            Error::CommitNotFound { rev, path, source } => write!(
+                f,
+                "commit {rev} not found in {}: {source} (is the repository fetched up to that commit?)",
+                path.display()
+            ),
+            Error::ReadTree { commit, path, source } => {
+                write!(f, "cannot read the tree of commit {commit} in {}: {source}", path.display())
+            }
+            Error::BlobNotFound { id, path, source } => {
+                write!(f, "blob {id} not found")?;
+                match path {
+                    Some(path) => write!(f, " in {}", path.display())?,
+                    None => write!(f, " (the snapshot has no repository to read it from)")?,
+                }
+                match source {
+                    Some(source) => write!(f, ": {source}"),
+                    None => Ok(()),
+                }
+            }
+            Error::NoSuchFile { path } => write!(f, "file {path} is not in the snapshot"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Open { source, .. }
+            | Error::CommitNotFound { source, .. }
+            | Error::ReadTree { source, .. }
+            | Error::BlobNotFound { source: Some(source), .. } => Some(source),
+            Error::BlobNotFound { source: None, .. } | Error::NoSuchFile { .. } => None,
+        }
+    }
+}
+
+/// A git repository opened for reading objects only: the work tree and index are never read,
+/// so a dirty checkout cannot leak into snapshots.
+#[derive(Clone)]
+pub struct Repository {
+    inner: gix::ThreadSafeRepository,
+    path: PathBuf,
+}
+
+impl fmt::Debug for Repository {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Repository").field("path", &self.path).finish()
+    }
+}
+
+impl Repository {
+    /// Opens the repository at `path`: a bare repository, a `.git` directory, or a work tree
+    /// containing `.git`. Parent directories are not searched.
+    pub fn open(path: &Path) -> Result<Repository, Error> {
+        // Isolated: only the repository's own config counts, so the results don't depend on
+        // the user's global git config or on GIT_* environment variables.
+        let inner = gix::ThreadSafeRepository::open_opts(path, gix::open::Options::isolated())
+            .map_err(|source| Error::Open { path: path.to_owned(), source })?;
+        Ok(Repository { inner, path: path.to_owned() })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Resolves a full or abbreviated commit id, a ref name, or any revspec git understands
+    /// (`HEAD`, `main~2`), peeling tags to the commit.
+    pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId, Error> {
+        let repo = self.inner.to_thread_local();
+        let not_found = |source| Error::CommitNotFound { rev: rev.to_owned(), path: self.path.clone(), source };
+        let object = repo.rev_parse_single(rev).and_then(|id| id.object()).map_err(not_found)?;
+        Ok(object.peel_to_commit().map_err(not_found)?.id)
+    }
+
+    /// All files of `commit`'s tree. Submodules (gitlinks) are skipped; symlinks are recorded
+    /// with [`Mode::Symlink`] and their target as content.
+    pub fn snapshot(&self, commit: ObjectId) -> Result<Snapshot, Error> {
+        let repo = self.inner.to_thread_local();
+        let read_error = |source| Error::ReadTree { commit, path: self.path.clone(), source };
+        let tree = repo.find_commit(commit).and_then(|commit| commit.tree()).map_err(read_error)?;
+        let mut recorder = gix::traverse::tree::Recorder::default();
+        tree.traverse().breadthfirst(&mut recorder).map_err(read_error)?;
+        let entries: BTreeMap<Arc<str>, Entry> = recorder
+            .records
+            .into_iter()
+            .filter_map(|record| {
+                let mode = match record.mode.kind() {
+                    EntryKind::Blob => Mode::File,
+                    EntryKind::BlobExecutable => Mode::Executable,
+                    EntryKind::Link => Mode::Symlink,
+                    EntryKind::Tree | EntryKind::Commit => return None,
+                };
+                // Lossy, like patch paths, so a non-UTF-8 path still matches the same patch path.
+                let path = String::from_utf8_lossy(&record.filepath);
+                Some((Arc::from(path), Entry::in_git(record.oid, mode)))
+            })
+            .collect();
+        Ok(Snapshot::from_entries(entries))
+    }
+
+    /// A handle for reading blobs, meant to be created once per worker thread.
+    pub fn reader(&self) -> Reader {
+        Reader { repo: self.inner.to_thread_local(), path: self.path.clone() }
+    }
+}
+
+/// A single-threaded [`BlobSource`] reading from a [`Repository`]'s object database.
+pub struct Reader {
+    repo: gix::Repository,
+    path: PathBuf,
+}
+
+impl BlobSource for Reader {
+    fn read_blob(&self, id: ObjectId) -> Result<Arc<[u8]>, Error> {
+        let not_found = |source| Error::BlobNotFound { id, path: Some(self.path.clone()), source: Some(source) };
+        let blob = self.repo.find_blob(id).map_err(not_found)?;
+        Ok(Arc::from(&*blob.data))
+    }
+}

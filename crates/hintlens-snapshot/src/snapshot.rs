@@ -1,0 +1,215 @@
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::collections::btree_map;
+use std::iter::Peekable;
+use std::sync::Arc;
+
+use crate::{BlobSource, Error, ObjectId};
+
+/// The kind of a file in a snapshot, as git records it in a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// `100644`
+    File,
+    /// `100755`
+    Executable,
+    /// `120000`: the content is the link target, never followed.
+    Symlink,
+}
+
+impl Mode {
+    /// Parses git's octal mode; `None` for trees, gitlinks and anything unknown.
+    pub(crate) fn from_git(octal: &str) -> Option<Mode> {
+        match octal {
+            // 100664 is what very old git versions wrote for group-writable files.
+            "100644" | "100664" => Some(Mode::File),
+            "100755" => Some(Mode::Executable),
+            "120000" => Some(Mode::Symlink),
+            _ => None,
+        }
+    }
+}
+
+/// One file of a [`Snapshot`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The git blob id of the content, also for content that only exists in memory.
+    pub id: ObjectId,
+    pub mode: Mode,
+    /// Content that is not (necessarily) in the object database: produced by a patch or
+    /// built in memory. `None` means "read `id` from git".
+    data: Option<Arc<[u8]>>,
+}
+
+impl Entry {
+    pub(crate) fn in_git(id: ObjectId, mode: Mode) -> Entry {
+        Entry { id, mode, data: None }
+    }
+
+    pub(crate) fn in_memory(data: Arc<[u8]>, mode: Mode) -> Entry {
+        Entry { id: blob_id(&data), mode, data: Some(data) }
+    }
+
+    pub(crate) fn with_mode(&self, mode: Mode) -> Entry {
+        Entry { mode, ..self.clone() }
+    }
+
+    /// The content: inline data if the entry has it, otherwise the blob from `source`.
+    pub fn read(&self, source: &dyn BlobSource) -> Result<Arc<[u8]>, Error> {
+        match &self.data {
+            Some(data) => Ok(data.clone()),
+            None => source.read_blob(self.id),
+        }
+    }
+}
+
+/// An immutable set of files keyed by their repository-relative path (`/`-separated).
+///
+/// A snapshot derived from another one (by applying a patch) shares the original's map and
+/// records only the differences, so deriving and cloning cost O(changed files), not
+/// O(repository).
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    base: Arc<BTreeMap<Arc<str>, Entry>>,
+    /// Changes on top of `base`; `None` removes the path.
+    overlay: Arc<BTreeMap<Arc<str>, Option<Entry>>>,
+    len: usize,
+}
+
+impl Snapshot {
+    pub(crate) fn from_entries(entries: BTreeMap<Arc<str>, Entry>) -> Snapshot {
+        Snapshot { len: entries.len(), base: Arc::new(entries), overlay: Arc::default() }
+    }
+
+    /// A snapshot that exists only in memory (tests, editor buffers). All files get
+    /// [`Mode::File`]; a later duplicate path replaces an earlier one.
+    pub fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> Snapshot {
+        Snapshot::from_entries(
+            files
+                .into_iter()
+                .map(|(path, data)| (Arc::from(path), Entry::in_memory(data.into(), Mode::File)))
+                .collect(),
+        )
+    }
+
+    pub fn get(&self, path: &str) -> Option<&Entry> {
+        match self.overlay.get(path) {
+            Some(change) => change.as_ref(),
+            None => self.base.get(path),
+        }
+    }
+
+    /// All files in path order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Entry)> {
+        Merge { base: self.base.iter().peekable(), overlay: self.overlay.iter().peekable() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The content of `path`: inline data if present, else the blob from `source`.
+    pub fn read(&self, path: &str, source: &dyn BlobSource) -> Result<Arc<[u8]>, Error> {
+        self.get(path).ok_or_else(|| Error::NoSuchFile { path: path.to_owned() })?.read(source)
+    }
+
+    /// A new snapshot with `changes` applied in order (`None` removes a path).
+    pub(crate) fn with_changes(&self, changes: impl IntoIterator<Item = (Arc<str>, Option<Entry>)>) -> Snapshot {
+        let mut overlay = (*self.overlay).clone();
+        let mut len = self.len;
+        for (path, change) in changes {
+            let existed = self.get_in(&overlay, &path).is_some();
+            match (existed, change.is_some()) {
+                (false, true) => len += 1,
+                (true, false) => len -= 1,
+                _ => {}
+            }
+            overlay.insert(path, change);
+        }
+        Snapshot { base: self.base.clone(), overlay: Arc::new(overlay), len }
+    }
+
+    fn get_in<'a>(&'a self, overlay: &'a BTreeMap<Arc<str>, Option<Entry>>, path: &str) -> Option<&'a Entry> {
+        match overlay.get(path) {
+            Some(change) => change.as_ref(),
+            None => self.base.get(path),
+        }
+    }
+}
+
+/// Merges the base map with the overlay, both sorted by path; the overlay wins on equal keys.
+struct Merge<'a> {
+    base: Peekable<btree_map::Iter<'a, Arc<str>, Entry>>,
+    overlay: Peekable<btree_map::Iter<'a, Arc<str>, Option<Entry>>>,
+}
+
+impl<'a> Iterator for Merge<'a> {
+    type Item = (&'a str, &'a Entry);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let order = match (self.base.peek(), self.overlay.peek()) {
+                (None, None) => return None,
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (Some((base, _)), Some((overlay, _))) => base.cmp(overlay),
+            };
+            match order {
+                Ordering::Less => return self.base.next().map(|(path, entry)| (&**path, entry)),
+                Ordering::Equal => {
+                    self.base.next();
+                }
+                Ordering::Greater => {}
+            }
+            if let (path, Some(entry)) = self.overlay.next()? {
+                return Some((path, entry));
+            }
+        }
+    }
+}
+
+/// Git's blob id for `data` (`git hash-object`), so content produced in memory that equals a
+/// committed file gets the committed file's id.
+///
+/// # Panics
+///
+/// If `data` is a SHA-1 collision attack (git's collision detection fires). Git refuses to
+/// store such content, so it cannot come from a repository or from a `git diff` text patch.
+pub fn blob_id(data: &[u8]) -> ObjectId {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, data)
+        .expect("SHA-1 collision attack detected in in-memory content")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_snapshots_share_the_base_and_merge_in_order() {
+        let base = Snapshot::from_files([("a", "1"), ("c", "3"), ("e", "5")].map(|(p, d)| (p.into(), d.into())));
+        let entry = |data: &[u8]| Some(Entry::in_memory(data.into(), Mode::File));
+        let derived = base.with_changes([
+            (Arc::from("b"), entry(b"2")),
+            (Arc::from("c"), None),
+            (Arc::from("e"), entry(b"five")),
+            (Arc::from("f"), entry(b"6")),
+        ]);
+        assert!(Arc::ptr_eq(&base.base, &derived.base));
+        let listed: Vec<_> = derived.iter().map(|(path, entry)| (path, entry.id)).collect();
+        let expected: Vec<_> = [("a", "1"), ("b", "2"), ("e", "five"), ("f", "6")]
+            .map(|(path, data)| (path, blob_id(data.as_bytes())))
+            .into();
+        assert_eq!(listed, expected);
+        assert_eq!(derived.len(), 4);
+        assert_eq!(derived.get("c"), None);
+        assert_eq!(base.len(), 3);
+
+        let again = derived.with_changes([(Arc::from("c"), entry(b"3")), (Arc::from("a"), None)]);
+        assert_eq!(again.iter().map(|(path, _)| path).collect::<Vec<_>>(), ["b", "c", "e", "f"]);
+        assert_eq!(again.len(), 4);
+    }
+}
