@@ -1,0 +1,234 @@
+//! `hintlens-bench`: hintlens' speed as ratios against tree-sitter's bare parse of the same
+//! bytes, measured in the same run (these machines are noisy; absolute times drift, ratios hold).
+//!
+//! - `index`: every Python/Java file at one commit — extraction throughput against bare-parse
+//!   throughput on one thread, and the speed-up of indexing on N threads over one.
+//! - `batch`: all tasks of one repository through the real batch pipeline against the bare parse
+//!   of the unique blobs their snapshots contain.
+
+use clap::{Parser, Subcommand};
+use hintlens_batch::{RepoContext, TaskSpec, read_dataset, run_task};
+use hintlens_hints::{Projection, Selection};
+use hintlens_snapshot::{BlobSource, ObjectId, Repository, build_reference};
+use hintlens_syntax::Frontend;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(about = "hintlens speed, as ratios against tree-sitter's bare parse measured in the same run")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Repetitions of each measurement (the median is reported).
+    #[arg(long, default_value_t = 3, global = true)]
+    repeat: usize,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Index every source file at one commit.
+    Index {
+        #[arg(long)]
+        repo: PathBuf,
+        #[arg(long, default_value = "HEAD")]
+        rev: String,
+        /// Threads for the parallel measurement.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+    /// Run every task of a dataset on one repository.
+    Batch {
+        dataset: PathBuf,
+        #[arg(long)]
+        repo: PathBuf,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Index { repo, rev, threads } => index(&repo, &rev, threads, cli.repeat),
+        Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
+}
+
+type Blob = (usize, Arc<[u8]>);
+
+fn frontends() -> Vec<Box<dyn Frontend>> {
+    hintlens_batch::frontends()
+}
+
+fn bare_parse(language: usize, text: &[u8]) {
+    let tree = match language {
+        0 => hintlens_python::parse_only(text),
+        _ => hintlens_java::parse_only(text),
+    };
+    std::hint::black_box(tree);
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool")
+}
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+fn mb_per_s(bytes: usize, t: Duration) -> f64 {
+    bytes as f64 / 1e6 / t.as_secs_f64()
+}
+
+/// Times `f` `repeat` times, interleaving with the other measurements' repetitions by the caller.
+fn time(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+fn index(repo_path: &PathBuf, rev: &str, threads: usize, repeat: usize) -> Result<(), String> {
+    let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
+    let commit = repo.resolve_commit(rev).map_err(|e| e.to_string())?;
+    let snapshot = repo.snapshot(commit).map_err(|e| e.to_string())?;
+    let fronts = frontends();
+    let reader = repo.reader();
+    let mut blobs: Vec<Blob> = Vec::new();
+    for (path, entry) in snapshot.iter() {
+        if let Some(lang) = fronts.iter().position(|f| f.claims(path)) {
+            blobs.push((lang, entry.read(&reader).map_err(|e| e.to_string())?));
+        }
+    }
+    let bytes: usize = blobs.iter().map(|(_, b)| b.len()).sum();
+    println!("{} at {rev}: {} source files, {:.1} MB", repo_path.display(), blobs.len(), bytes as f64 / 1e6);
+
+    let one = pool(1);
+    let many = pool(threads);
+    let parse = |p: &rayon::ThreadPool| time(|| p.install(|| blobs.par_iter().for_each(|(l, b)| bare_parse(*l, b))));
+    let extract = |p: &rayon::ThreadPool| {
+        time(|| {
+            p.install(|| {
+                blobs.par_iter().for_each(|(l, b)| {
+                    std::hint::black_box(fronts[*l].extract(b));
+                })
+            })
+        })
+    };
+    // The whole indexing path: git reads, interning, salsa, per-file name sets — fresh database.
+    let db_index = |p: &rayon::ThreadPool| {
+        let db = hintlens_batch::new_database();
+        let (snapshot, repo) = (&snapshot, &repo);
+        time(move || {
+            p.install(move || db.index_snapshot(snapshot, || repo.reader()).expect("indexing"));
+        })
+    };
+    let (mut p1, mut e1, mut d1, mut pn, mut dn) = (vec![], vec![], vec![], vec![], vec![]);
+    for _ in 0..repeat {
+        p1.push(parse(&one));
+        e1.push(extract(&one));
+        d1.push(db_index(&one));
+        pn.push(parse(&many));
+        dn.push(db_index(&many));
+    }
+    let (p1, e1, d1, pn, dn) = (median(p1), median(e1), median(d1), median(pn), median(dn));
+    println!("bare parse, 1 thread:          {:>8.1?}  {:>6.2} MB/s", p1, mb_per_s(bytes, p1));
+    println!("extraction, 1 thread:          {:>8.1?}  {:>6.2} MB/s", e1, mb_per_s(bytes, e1));
+    println!("indexing (db, git), 1 thread:  {:>8.1?}  {:>6.2} MB/s", d1, mb_per_s(bytes, d1));
+    println!("bare parse, {threads} threads:         {:>8.1?}  {:>6.2} MB/s", pn, mb_per_s(bytes, pn));
+    println!("indexing (db, git), {threads} threads: {:>8.1?}  {:>6.2} MB/s", dn, mb_per_s(bytes, dn));
+    println!(
+        "ratio  extraction / bare parse throughput, 1 thread:  {:.2}  (target >= 0.70)",
+        p1.as_secs_f64() / e1.as_secs_f64()
+    );
+    println!("ratio  indexing / bare parse throughput, 1 thread:    {:.2}", p1.as_secs_f64() / d1.as_secs_f64());
+    println!(
+        "ratio  indexing speed-up, {threads} threads over 1:       {:.2}x (target >= 1.7)",
+        d1.as_secs_f64() / dn.as_secs_f64()
+    );
+    println!("ratio  bare parse speed-up, {threads} threads over 1:     {:.2}x", p1.as_secs_f64() / pn.as_secs_f64());
+    Ok(())
+}
+
+fn batch(dataset: &PathBuf, repo_path: &PathBuf, threads: usize, repeat: usize) -> Result<(), String> {
+    let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
+    let records: Vec<_> =
+        read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
+    let fronts = frontends();
+    // The unique claimed blobs of every task's B and R, read up front (outside the timing).
+    let reader = repo.reader();
+    let mut unique: HashMap<ObjectId, Blob> = HashMap::new();
+    let mut usable = Vec::new();
+    for r in &records {
+        let Ok(base_id) = repo.resolve_commit(&r.base_commit) else { continue };
+        let base = repo.snapshot(base_id).map_err(|e| e.to_string())?;
+        let Ok(reference) = build_reference(&base, &reader, r.patch.as_bytes(), r.test_patch.as_bytes()) else {
+            continue;
+        };
+        for snapshot in [&base, &reference.snapshot] {
+            for (path, entry) in snapshot.iter() {
+                if let Some(lang) = fronts.iter().position(|f| f.claims(path))
+                    && !unique.contains_key(&entry.id)
+                {
+                    unique.insert(entry.id, (lang, entry.read(&reader as &dyn BlobSource).map_err(|e| e.to_string())?));
+                }
+            }
+        }
+        usable.push(r);
+    }
+    let blobs: Vec<&Blob> = unique.values().collect();
+    let bytes: usize = blobs.iter().map(|(_, b)| b.len()).sum();
+    println!(
+        "{}: {} tasks ({} usable), {} unique source blobs, {:.1} MB",
+        dataset.display(),
+        records.len(),
+        usable.len(),
+        blobs.len(),
+        bytes as f64 / 1e6
+    );
+    let pool = pool(threads);
+    let selections = [Selection::DefUse];
+    let projections = [Projection::Declaration];
+    let run_all = || {
+        let (repo, selections, projections) = (&repo, &selections, &projections);
+        let ctx = RepoContext { repository: repo.clone(), db: hintlens_batch::new_database() };
+        let jobs: Vec<_> = usable
+            .iter()
+            .map(|r| (RepoContext { repository: ctx.repository.clone(), db: ctx.db.clone() }, *r))
+            .collect();
+        let pool = &pool;
+        time(move || {
+            pool.install(move || {
+                jobs.into_par_iter().for_each(|(ctx, r)| {
+                    let spec = TaskSpec {
+                        base_commit: &r.base_commit,
+                        patch: &r.patch,
+                        test_patch: &r.test_patch,
+                        problem_statement: &r.problem_statement,
+                        selections,
+                        projections,
+                    };
+                    std::hint::black_box(run_task(&ctx, &spec).ok());
+                })
+            })
+        })
+    };
+    let parse_all = || time(|| pool.install(|| blobs.par_iter().for_each(|(l, b)| bare_parse(*l, b))));
+    let (mut b, mut p) = (vec![], vec![]);
+    for _ in 0..repeat {
+        b.push(run_all());
+        p.push(parse_all());
+    }
+    let (b, p) = (median(b), median(p));
+    println!("batch of all tasks, {threads} threads:          {b:>8.1?}");
+    println!("bare parse of the unique blobs, {threads} threads: {p:>8.1?}  {:.2} MB/s", mb_per_s(bytes, p));
+    println!("ratio  batch / bare parse of unique blobs:  {:.2}  (target <= 1.5)", b.as_secs_f64() / p.as_secs_f64());
+    Ok(())
+}

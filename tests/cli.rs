@@ -1,0 +1,225 @@
+//! The `hintlens` command line, run as a user would: every error path of `batch` yields a
+//! record saying what and where, the run goes on, and the exit status tells.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hintlens() -> Command {
+    // Integration tests live in target/<profile>/deps; the binary one level up.
+    let mut path = std::env::current_exe().unwrap();
+    path.pop();
+    if path.ends_with("deps") {
+        path.pop();
+    }
+    let exe = path.join(format!("hintlens{}", std::env::consts::EXE_SUFFIX));
+    assert!(exe.exists(), "{} is missing: build the workspace (cargo test --workspace builds it)", exe.display());
+    Command::new(exe)
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchmarks-data/example")
+}
+
+fn example_tasks() -> Vec<Value> {
+    std::fs::read_to_string(example().join("tasks.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn records(output: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every output line is JSON"))
+        .collect()
+}
+
+fn by_id<'a>(records: &'a [Value], id: &str) -> &'a Value {
+    records.iter().find(|r| r["instance_id"] == id).unwrap_or_else(|| panic!("no record for {id}: {records:#?}"))
+}
+
+fn run_batch(dataset_lines: &[String], extra: &[&str]) -> (Output, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = dir.path().join("tasks.jsonl");
+    std::fs::write(&dataset, dataset_lines.join("\n") + "\n").unwrap();
+    let output =
+        hintlens().arg("batch").arg(&dataset).arg("--repos").arg(example().join("repos")).args(extra).output().unwrap();
+    (output, dir)
+}
+
+#[test]
+fn the_example_runs_clean() {
+    let lines: Vec<String> = example_tasks().iter().map(|t| t.to_string()).collect();
+    let (output, _dir) = run_batch(&lines, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let records = records(&output.stdout);
+    assert_eq!(records.len(), 5);
+    assert!(records.iter().all(|r| r["status"] == "ok"), "{records:#?}");
+    let first = by_id(&records, "acme__textkit-1");
+    let names: Vec<&str> =
+        first["selections"]["defuse"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["separator", "truncate_slug"]);
+    assert!(
+        first["hints"]["defuse+declaration"]
+            .as_str()
+            .unwrap()
+            .contains("def truncate_slug(slug: str, max_length: int = 20) -> str")
+    );
+    // Not a terminal: plain progress lines, then a summary.
+    assert!(stderr.contains("[5/5]"), "{stderr}");
+    assert!(stderr.contains("5 tasks, 5 ok, 0 failed"), "{stderr}");
+}
+
+#[test]
+fn every_failing_task_gets_an_error_record_and_the_run_goes_on() {
+    let good = example_tasks()[0].clone();
+    let mut missing_repo = good.clone();
+    missing_repo["instance_id"] = json!("missing-repo");
+    missing_repo["repo"] = json!("acme/nothere");
+    let mut missing_commit = good.clone();
+    missing_commit["instance_id"] = json!("missing-commit");
+    missing_commit["base_commit"] = json!("0123456789abcdef0123456789abcdef01234567");
+    let mut bad_patch = good.clone();
+    bad_patch["instance_id"] = json!("bad-patch");
+    bad_patch["patch"] = json!(
+        "diff --git a/textkit/slug.py b/textkit/slug.py\n--- a/textkit/slug.py\n+++ b/textkit/slug.py\n@@ -1,2 +1,2 @@\n-def nothing_like_this():\n+def x():\n     pass\n"
+    );
+    let no_repo_field = json!({"instance_id": "no-repo", "base_commit": "abc", "patch": ""});
+    let lines = vec![
+        good.to_string(),
+        missing_repo.to_string(),
+        missing_commit.to_string(),
+        bad_patch.to_string(),
+        no_repo_field.to_string(),
+        "{ this is not json".to_owned(),
+    ];
+    let (output, _dir) = run_batch(&lines, &[]);
+    assert_eq!(output.status.code(), Some(1), "any failed task makes the exit status 1");
+    let records = records(&output.stdout);
+    assert_eq!(records.len(), 6, "one record per task, failures included");
+
+    assert_eq!(by_id(&records, "acme__textkit-1")["status"], "ok");
+
+    let error = |r: &Value| {
+        (r["error"]["kind"].as_str().unwrap().to_owned(), r["error"]["message"].as_str().unwrap().to_owned())
+    };
+    let (kind, message) = error(by_id(&records, "missing-repo"));
+    assert_eq!(kind, "repository_not_found");
+    assert!(message.contains("acme/nothere") && message.contains("acme__nothere"), "{message}");
+
+    let (kind, message) = error(by_id(&records, "missing-commit"));
+    assert_eq!(kind, "commit_not_found");
+    assert!(message.contains("0123456789abcdef0123456789abcdef01234567"), "{message}");
+
+    let (kind, message) = error(by_id(&records, "bad-patch"));
+    assert_eq!(kind, "patch_does_not_apply");
+    assert!(
+        message.contains("textkit/slug.py") && message.contains("@@ -1,2 +1,2 @@"),
+        "names the file and the hunk: {message}"
+    );
+
+    let (kind, message) = error(by_id(&records, "no-repo"));
+    assert_eq!(kind, "malformed_record");
+    assert!(message.contains("no repository"), "{message}");
+
+    let unparsable = records.iter().find(|r| r["instance_id"].is_null()).expect("the unparsable line has a record too");
+    let (kind, message) = error(unparsable);
+    assert_eq!(kind, "malformed_record");
+    assert!(message.contains("line 6 is not valid JSON"), "{message}");
+
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("6 tasks, 1 ok, 5 failed"), "{stderr}");
+}
+
+#[test]
+fn out_file_selection_and_projection_options() {
+    let lines: Vec<String> = example_tasks().iter().take(1).map(|t| t.to_string()).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.jsonl");
+    let (output, _d) = run_batch(
+        &lines,
+        &["--out", out.to_str().unwrap(), "--projection", "name", "--projection", "declaration", "--jobs", "1"],
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.stdout.is_empty(), "records go to --out, not standard output");
+    let records = records(&std::fs::read(&out).unwrap());
+    let hints = records[0]["hints"].as_object().unwrap();
+    assert_eq!(hints["defuse+name"], "- `separator`\n- `truncate_slug`\n");
+    assert!(hints.contains_key("defuse+declaration"));
+}
+
+#[test]
+fn unreadable_inputs_are_usage_errors() {
+    let output = hintlens().args(["batch", "/nonexistent/tasks.jsonl", "--repos", "."]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot read dataset /nonexistent/tasks.jsonl"), "{stderr}");
+
+    let output = hintlens().args(["batch", "x.jsonl", "--selection", "bogus"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown selection `bogus`"));
+
+    let output = hintlens().args(["batch", "x.jsonl", "--repo", "no-equals-sign"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("expected OWNER/NAME=PATH"));
+}
+
+#[test]
+fn an_explicit_repo_path_overrides_the_directory() {
+    let mut task = example_tasks()[0].clone();
+    task["repo"] = json!("someone/else");
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = dir.path().join("t.jsonl");
+    std::fs::write(&dataset, task.to_string()).unwrap();
+    let repo = example().join("repos/acme__textkit.git");
+    let output = hintlens()
+        .arg("batch")
+        .arg(&dataset)
+        .arg("--repo")
+        .arg(format!("someone/else={}", repo.display()))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(records(&output.stdout)[0]["status"], "ok");
+}
+
+#[test]
+fn show_prints_one_task() {
+    let task = &example_tasks()[1];
+    let dir = tempfile::tempdir().unwrap();
+    let (patch, test_patch) = (dir.path().join("code.diff"), dir.path().join("test.diff"));
+    std::fs::write(&patch, task["patch"].as_str().unwrap()).unwrap();
+    std::fs::write(&test_patch, task["test_patch"].as_str().unwrap()).unwrap();
+    let output = hintlens()
+        .arg("show")
+        .arg("--repo")
+        .arg(example().join("repos/acme__textkit.git"))
+        .args(["--base", task["base_commit"].as_str().unwrap()])
+        .arg("--patch")
+        .arg(&patch)
+        .arg("--test-patch")
+        .arg(&test_patch)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("code->test class textkit.wrap.Wrapper (textkit/wrap.py, import)"), "{stdout}");
+    assert!(stdout.contains("- `textkit/wrap.py` (new file)"), "{stdout}");
+
+    let output = hintlens()
+        .arg("show")
+        .arg("--repo")
+        .arg(example().join("repos/acme__textkit.git"))
+        .args(["--base", task["base_commit"].as_str().unwrap(), "--format", "json"])
+        .arg("--patch")
+        .arg(&patch)
+        .arg("--test-patch")
+        .arg(&test_patch)
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["selections"]["defuse"][1]["name"], "Wrapper");
+}
