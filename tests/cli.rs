@@ -223,3 +223,43 @@ fn show_prints_one_task() {
     let value: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(value["selections"]["defuse"][1]["name"], "Wrapper");
 }
+
+#[test]
+fn show_reads_the_reference_from_a_commit() {
+    let task = &example_tasks()[0];
+    let output = hintlens()
+        .arg("show")
+        .arg("--repo")
+        .arg(example().join("repos/acme__textkit.git"))
+        .args([
+            "--base",
+            task["base_commit"].as_str().unwrap(),
+            "--reference",
+            task["solution_commit"].as_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    // The same answer as from the patches: the split comes from the default test-path rules.
+    assert!(stdout.contains("code->test function textkit.slug.truncate_slug"), "{stdout}");
+    assert!(stdout.contains("code->test parameter textkit.slug.slugify.separator"), "{stdout}");
+    assert!(stdout.contains("note: reference snapshot read from commit"), "{stdout}");
+}
+
+#[test]
+fn auto_reference_falls_back_to_the_commit_when_patches_do_not_apply() {
+    let mut task = example_tasks()[0].clone();
+    task["patch"] = json!(
+        "diff --git a/textkit/slug.py b/textkit/slug.py\n--- a/textkit/slug.py\n+++ b/textkit/slug.py\n@@ -1,1 +1,1 @@\n-def nothing_like_this():\n+def x():\n"
+    );
+    let (strict, _d1) = run_batch(&[task.to_string()], &[]);
+    assert_eq!(records(&strict.stdout)[0]["error"]["kind"], "patch_does_not_apply");
+    let (auto, _d2) = run_batch(&[task.to_string()], &["--reference", "auto"]);
+    assert!(auto.status.success(), "{}", String::from_utf8_lossy(&auto.stderr));
+    let record = &records(&auto.stdout)[0];
+    assert_eq!(record["status"], "ok");
+    let notes = record["notes"].to_string();
+    assert!(notes.contains("reference snapshot read from commit") && notes.contains("do not apply"), "{notes}");
+    assert_eq!(record["selections"]["defuse"].as_array().unwrap().len(), 2);
+}

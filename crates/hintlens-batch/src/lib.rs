@@ -15,7 +15,9 @@ mod run;
 pub use dataset::{DatasetError, RecordError, TaskRecord, read_dataset};
 pub use record::{ErrorKind, TaskError, TaskOutput, error_record, ok_record};
 pub use repos::RepoLocator;
-pub use run::{BatchError, BatchOptions, BatchSummary, Progress, RepoContext, TaskSpec, run_batch, run_task};
+pub use run::{
+    BatchError, BatchOptions, BatchSummary, Progress, ReferenceFrom, RepoContext, TaskSpec, run_batch, run_task,
+};
 
 use hintlens_db::Database;
 use hintlens_syntax::Frontend;

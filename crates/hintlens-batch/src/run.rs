@@ -5,7 +5,7 @@ use crate::record::{ErrorKind, TaskError, TaskOutput, error_record, ok_record};
 use crate::repos::RepoLocator;
 use hintlens_db::Database;
 use hintlens_hints::{Projection, Selection, Task, render, select};
-use hintlens_snapshot::{Repository, build_reference};
+use hintlens_snapshot::{Patch, Reference, Repository, TestPaths, build_reference, changes_between};
 use serde_json::Value;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -27,6 +27,23 @@ pub struct TaskSpec<'a> {
     pub problem_statement: &'a str,
     pub selections: &'a [Selection],
     pub projections: &'a [Projection],
+    /// The reference commit, when the dataset names one.
+    pub reference_commit: Option<&'a str>,
+    pub reference_from: ReferenceFrom,
+}
+
+/// Where the reference snapshot R comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReferenceFrom {
+    /// B with the code and test patches applied (the default: the task as the dataset states it).
+    #[default]
+    Patches,
+    /// The dataset's reference commit (`solution_commit`, `head_commit`); the change sets are the
+    /// line diff B → R, split into code and test by the paths the test patch touches.
+    Commit,
+    /// Patches, and the reference commit when they do not apply (reconstructed datasets whose
+    /// patch was taken against another base); the record says so in a note.
+    Auto,
 }
 
 /// Builds B and R, indexes both, runs every selection and renders every projection.
@@ -37,8 +54,42 @@ pub fn run_task(ctx: &RepoContext, spec: &TaskSpec<'_>) -> Result<TaskOutput, Ta
         repo.resolve_commit(spec.base_commit).map_err(|e| TaskError::new(ErrorKind::CommitNotFound, e.to_string()))?;
     let base = repo.snapshot(base_id).map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
     let reader = repo.reader();
-    let reference = build_reference(&base, &reader, spec.patch.as_bytes(), spec.test_patch.as_bytes())
-        .map_err(|e| TaskError::new(ErrorKind::PatchDoesNotApply, e.to_string()))?;
+    let from_commit = |why: Option<String>| -> Result<Reference, TaskError> {
+        let Some(rev) = spec.reference_commit else {
+            return Err(TaskError::new(
+                ErrorKind::MalformedRecord,
+                why.unwrap_or_else(|| "the record names no reference commit (`solution_commit`, `head_commit`)".into()),
+            ));
+        };
+        let id = repo.resolve_commit(rev).map_err(|e| TaskError::new(ErrorKind::CommitNotFound, e.to_string()))?;
+        let snapshot = repo.snapshot(id).map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
+        let test_patch = Patch::parse(spec.test_patch.as_bytes())
+            .map_err(|e| TaskError::new(ErrorKind::PatchDoesNotApply, e.to_string()))?;
+        let touched = test_patch.touched_paths();
+        // Without a test patch, the default path classifier says which files are tests.
+        let classifier = TestPaths::default();
+        let is_test = |p: &str| if touched.is_empty() { classifier.is_test(p) } else { touched.contains(p) };
+        let (code, test) = changes_between(&base, &snapshot, &reader, is_test)
+            .map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
+        let mut notes = vec![format!("reference snapshot read from commit {rev}")];
+        notes.extend(why);
+        Ok(Reference { snapshot, code, test, notes })
+    };
+    let patched = || {
+        build_reference(&base, &reader, spec.patch.as_bytes(), spec.test_patch.as_bytes())
+            .map_err(|e| TaskError::new(ErrorKind::PatchDoesNotApply, e.to_string()))
+    };
+    let reference = match spec.reference_from {
+        ReferenceFrom::Patches => patched()?,
+        ReferenceFrom::Commit => from_commit(None)?,
+        ReferenceFrom::Auto => match patched() {
+            Ok(r) => r,
+            Err(e) if spec.reference_commit.is_some() => {
+                from_commit(Some(format!("the patches do not apply at the base commit ({})", e.message)))?
+            }
+            Err(e) => return Err(e),
+        },
+    };
     let git = |e: hintlens_snapshot::Error| TaskError::new(ErrorKind::Git, e.to_string());
     let base_index = db.index_snapshot(&base, || repo.reader()).map_err(git)?;
     let reference_index = db.index_snapshot(&reference.snapshot, || repo.reader()).map_err(git)?;
@@ -72,6 +123,7 @@ pub struct BatchOptions {
     pub selections: Vec<Selection>,
     pub projections: Vec<Projection>,
     pub jobs: usize,
+    pub reference_from: ReferenceFrom,
 }
 
 /// One finished task, for progress reporting.
@@ -187,6 +239,8 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                 problem_statement: &t.problem_statement,
                 selections: &options.selections,
                 projections: &options.projections,
+                reference_commit: t.reference_commit.as_deref(),
+                reference_from: options.reference_from,
             };
             let result = catch_unwind(AssertUnwindSafe(|| run_task(&ctx, &spec))).unwrap_or_else(|panic| {
                 let message = panic

@@ -214,6 +214,8 @@ fn batch(dataset: &PathBuf, repo_path: &PathBuf, threads: usize, repeat: usize) 
                         problem_statement: &r.problem_statement,
                         selections,
                         projections,
+                        reference_commit: None,
+                        reference_from: hintlens_batch::ReferenceFrom::Patches,
                     };
                     std::hint::black_box(run_task(&ctx, &spec).ok());
                 })

@@ -1,7 +1,7 @@
 //! `hintlens`: which identifiers cross the code–test boundary of a coding task.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use hintlens_batch::{BatchOptions, RepoContext, RepoLocator, TaskSpec, run_batch, run_task};
+use hintlens_batch::{BatchOptions, ReferenceFrom, RepoContext, RepoLocator, TaskSpec, run_batch, run_task};
 use hintlens_hints::{Projection, Selection};
 use hintlens_snapshot::Repository;
 use std::io::{IsTerminal, Write};
@@ -44,8 +44,14 @@ enum Command {
         /// Worker threads [default: all cores].
         #[arg(long)]
         jobs: Option<usize>,
+        /// Where the reference snapshot comes from: the patches applied to the base, the
+        /// record's reference commit (`solution_commit`/`head_commit`), or the commit only when
+        /// the patches do not apply.
+        #[arg(long = "reference", value_enum, default_value_t = ReferenceArg::Patches)]
+        reference: ReferenceArg,
     },
-    /// Compute the hints of one task from a repository and two patches.
+    /// Compute the hints of one task: a base revision and either a reference revision or the
+    /// code and test patches.
     Show {
         /// The repository (bare or not).
         #[arg(long)]
@@ -53,9 +59,13 @@ enum Command {
         /// The base revision.
         #[arg(long)]
         base: String,
+        /// The reference revision (instead of patches); test files are those the test patch
+        /// touches, or by default paths such as tests/, test_*.py, *Test.java.
+        #[arg(long, required_unless_present = "patch", conflicts_with = "patch")]
+        reference: Option<String>,
         /// The code patch file.
         #[arg(long)]
-        patch: PathBuf,
+        patch: Option<PathBuf>,
         /// The test patch file.
         #[arg(long)]
         test_patch: Option<PathBuf>,
@@ -69,6 +79,23 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ReferenceArg {
+    Patches,
+    Commit,
+    Auto,
+}
+
+impl From<ReferenceArg> for ReferenceFrom {
+    fn from(r: ReferenceArg) -> ReferenceFrom {
+        match r {
+            ReferenceArg::Patches => ReferenceFrom::Patches,
+            ReferenceArg::Commit => ReferenceFrom::Commit,
+            ReferenceArg::Auto => ReferenceFrom::Auto,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -88,7 +115,7 @@ fn parse_repo_override(s: &str) -> Result<(String, PathBuf), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Batch { dataset, repos, repo, selection, projection, out, jobs } => {
+        Command::Batch { dataset, repos, repo, selection, projection, out, jobs, reference } => {
             let mut locator = RepoLocator::new(repos);
             for (name, path) in repo {
                 locator.add_override(&name, path);
@@ -99,21 +126,31 @@ fn main() -> ExitCode {
                 selections: or_default(selection, Selection::DefUse),
                 projections: or_default(projection, Projection::Declaration),
                 jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
+                reference_from: reference.into(),
             };
             batch(&options, out)
         }
-        Command::Show { repo, base, patch, test_patch, problem_statement, selection, projection, format } => {
-            show(ShowArgs {
-                repo,
-                base,
-                patch,
-                test_patch,
-                problem_statement,
-                selections: or_default(selection, Selection::DefUse),
-                projections: or_default(projection, Projection::Declaration),
-                format,
-            })
-        }
+        Command::Show {
+            repo,
+            base,
+            reference,
+            patch,
+            test_patch,
+            problem_statement,
+            selection,
+            projection,
+            format,
+        } => show(ShowArgs {
+            repo,
+            base,
+            reference,
+            patch,
+            test_patch,
+            problem_statement,
+            selections: or_default(selection, Selection::DefUse),
+            projections: or_default(projection, Projection::Declaration),
+            format,
+        }),
     }
 }
 
@@ -190,7 +227,8 @@ fn batch(options: &BatchOptions, out: Option<PathBuf>) -> ExitCode {
 struct ShowArgs {
     repo: PathBuf,
     base: String,
-    patch: PathBuf,
+    reference: Option<String>,
+    patch: Option<PathBuf>,
     test_patch: Option<PathBuf>,
     problem_statement: Option<PathBuf>,
     selections: Vec<Selection>,
@@ -203,7 +241,7 @@ fn show(args: ShowArgs) -> ExitCode {
         |path: &PathBuf| std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()));
     let inputs = (|| -> Result<(String, String, String), String> {
         Ok((
-            read(&args.patch)?,
+            args.patch.as_ref().map(read).transpose()?.unwrap_or_default(),
             args.test_patch.as_ref().map(read).transpose()?.unwrap_or_default(),
             args.problem_statement.as_ref().map(read).transpose()?.unwrap_or_default(),
         ))
@@ -230,6 +268,8 @@ fn show(args: ShowArgs) -> ExitCode {
         problem_statement: &problem,
         selections: &args.selections,
         projections: &args.projections,
+        reference_commit: args.reference.as_deref(),
+        reference_from: if args.reference.is_some() { ReferenceFrom::Commit } else { ReferenceFrom::Patches },
     };
     match run_task(&ctx, &spec) {
         Ok(output) => {

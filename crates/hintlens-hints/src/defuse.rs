@@ -53,7 +53,7 @@ fn collect(
     for (path, change) in &defining.files {
         let Some(file) = live_file(task, path, change) else { continue };
         for def in new_definitions(db, task, path, change, file) {
-            let Some(sites) = uses.get(def.name.as_str()) else { continue };
+            let Some(sites) = uses.get(def.used_as()) else { continue };
             let frontend = db.frontend(file.language(db));
             let sites: Vec<&UseSite<'_>> = sites
                 .iter()
@@ -94,6 +94,17 @@ struct NewDef {
     signature: String,
     doc: Option<String>,
     parent: Option<(String, DefKind, String)>,
+}
+
+impl NewDef {
+    /// The name a use spells: a constructor is invoked by its class's name (`__init__` is
+    /// called as `Rect(…)`).
+    fn used_as(&self) -> &str {
+        match (&self.kind, &self.parent) {
+            (DefKind::Constructor, Some((class, _, _))) => class.rsplit('.').next().unwrap_or(class),
+            _ => &self.name,
+        }
+    }
 }
 
 fn new_definitions(db: &dyn Db, task: &Task<'_>, path: &str, change: &FileChange, file: SourceFile) -> Vec<NewDef> {
@@ -179,8 +190,8 @@ fn file_definition(index: &FileIndex, module: &str, path: &str, is_new_file: boo
 fn compatible(def: DefKind, use_: UseKind) -> bool {
     match def {
         DefKind::Parameter => use_ == UseKind::KeywordArgument,
-        // `new Foo(…)` needs the constructor's signature; a mere mention of `Foo` does not.
-        DefKind::Constructor => use_ == UseKind::Instantiation,
+        // `new Foo(…)` / `Foo(…)` needs the constructor's signature; a mere mention of `Foo` does not.
+        DefKind::Constructor => matches!(use_, UseKind::Instantiation | UseKind::Call),
         DefKind::File => matches!(use_, UseKind::ImportModule | UseKind::Import | UseKind::Attribute | UseKind::Name),
         // Dataclass-style fields are constructor keywords: `Config(strict=True)`.
         DefKind::Field => use_ != UseKind::ImportModule,
@@ -248,5 +259,7 @@ fn identifier(
         in_problem_statement,
         necessity,
         doc: def.doc,
+        entity: crate::Entity::Definition,
+        local_name: String::new(), // filled from the file index by `select_with`
     }
 }

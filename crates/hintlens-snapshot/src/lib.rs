@@ -5,21 +5,27 @@
 //! read lazily through a [`BlobSource`] (a per-thread [`Reader`] of a [`Repository`]), except
 //! for files produced by a patch or built in memory, which carry it inline.
 //! [`build_reference`] applies a code patch and a test patch to a base snapshot and reports
-//! which lines each patch added, in the coordinates of the final snapshot.
+//! which lines each patch added, in the coordinates of the final snapshot. Where no patches
+//! exist (the editor, a reference commit), [`changes_between`] diffs two snapshots instead and a
+//! [`TestPaths`] classifier splits the changes into code and test.
 
+mod changes;
 mod error;
 mod patch;
 mod reference;
 mod repo;
 mod snapshot;
+mod test_paths;
 #[cfg(test)]
 mod tests;
 
+pub use changes::{added_lines, changes_between};
 pub use error::{HunkRef, PatchError, PatchErrorKind, PatchRole};
 pub use patch::{FilePatch, FileStatus, Hunk, Line, Patch};
 pub use reference::{ChangeSet, FileChange, Reference, build_reference};
 pub use repo::{BlobSource, Error, NoBlobs, Reader, Repository};
 pub use snapshot::{Entry, Mode, Snapshot, blob_id};
+pub use test_paths::{DEFAULT_TEST_PATTERNS, PatternError, TestPaths};
 
 /// A git object id; the content id of a file is its git blob id.
 pub type ObjectId = gix::ObjectId;

@@ -35,7 +35,8 @@ pub struct FileChange {
     /// Zero-based, ascending line numbers in the reference snapshot's file that this patch
     /// added (all lines for an added file).
     pub added_lines: Vec<u32>,
-    /// The diff was binary and its content was not applied; see [`Reference::notes`].
+    /// The file is binary, so no lines are reported. From a patch, this means its content was
+    /// not applied either; see [`Reference::notes`].
     pub binary: bool,
 }
 
@@ -178,7 +179,14 @@ fn apply(pre: &Snapshot, source: &dyn BlobSource, patch: &Patch, role: PatchRole
             let entry = old_entry.map(|entry| entry.with_mode(file.new_mode.unwrap_or(entry.mode)));
             (entry, Vec::new(), None)
         } else {
-            apply_file(file, old_entry, source).map_err(|e| e.in_patch(role))?
+            let (entry, added, map, eol) = apply_file(file, old_entry, source).map_err(|e| e.in_patch(role))?;
+            if eol == EolMatch::IgnoringCr {
+                notes.push(format!(
+                    "{role} patch: {} uses CRLF line endings and the patch LF; applied ignoring line endings (added lines keep CRLF)",
+                    file.path()
+                ));
+            }
+            (entry, added, map)
         };
 
         if let Some(old) = &file.old_path {
@@ -230,7 +238,16 @@ fn binary_note(file: &FilePatch, role: PatchRole) -> String {
     format!("{role} patch: binary patch for {path} skipped: {outcome}")
 }
 
-type FileResult = (Option<Entry>, Vec<u32>, Option<Vec<Option<u32>>>);
+type FileResult = (Option<Entry>, Vec<u32>, Option<Vec<Option<u32>>>, EolMatch);
+
+/// How hunk lines were matched against the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EolMatch {
+    Exact,
+    /// The file has CRLF line endings and the patch text lost its `\r`s (datasets that went
+    /// through text-mode tools do this); lines match if equal up to the `\r`.
+    IgnoringCr,
+}
 
 /// The new entry (`None` if deleted), the added lines, and the line map (`None` if the
 /// content is unchanged).
@@ -246,9 +263,9 @@ fn apply_file(file: &FilePatch, old_entry: Option<&Entry>, source: &dyn BlobSour
                     let content = read(file, old, source)?;
                     return Err(mismatch(file, None, 1, None, first_line(&content)));
                 }
-                Ok((None, Vec::new(), None))
+                Ok((None, Vec::new(), None, EolMatch::Exact))
             }
-            _ => Ok((entry, Vec::new(), None)),
+            _ => Ok((entry, Vec::new(), None, EolMatch::Exact)),
         };
     }
 
@@ -256,8 +273,19 @@ fn apply_file(file: &FilePatch, old_entry: Option<&Entry>, source: &dyn BlobSour
         Some(entry) => read(file, entry, source)?,
         None => Arc::from(&b""[..]),
     };
-    let patched = apply_hunks(&old_content, &file.hunks)
-        .map_err(|failure| mismatch(file, Some(failure.hunk), failure.line, failure.expected, failure.found))?;
+    let (patched, eol) = match apply_hunks(&old_content, &file.hunks, EolMatch::Exact) {
+        Ok(patched) => (patched, EolMatch::Exact),
+        // Retry only for the one known corruption, and report the exact failure otherwise.
+        Err(failure) => match old_content.windows(2).any(|w| w == b"\r\n") {
+            true => match apply_hunks(&old_content, &file.hunks, EolMatch::IgnoringCr) {
+                Ok(patched) => (patched, EolMatch::IgnoringCr),
+                Err(_) => {
+                    return Err(mismatch(file, Some(failure.hunk), failure.line, failure.expected, failure.found));
+                }
+            },
+            false => return Err(mismatch(file, Some(failure.hunk), failure.line, failure.expected, failure.found)),
+        },
+    };
     if file.status == FileStatus::Deleted {
         if !patched.content.is_empty() {
             // The first line the hunks kept is where the base has more than the patch removes.
@@ -265,10 +293,10 @@ fn apply_file(file: &FilePatch, old_entry: Option<&Entry>, source: &dyn BlobSour
             let rest = first_line(&patched.content);
             return Err(mismatch(file, None, line, None, rest));
         }
-        return Ok((None, Vec::new(), Some(patched.map)));
+        return Ok((None, Vec::new(), Some(patched.map), eol));
     }
     let entry = Entry::in_memory(patched.content.into(), mode);
-    Ok((Some(entry), patched.added, Some(patched.map)))
+    Ok((Some(entry), patched.added, Some(patched.map), eol))
 }
 
 fn read(file: &FilePatch, entry: &Entry, source: &dyn BlobSource) -> Result<Arc<[u8]>, PatchError> {
@@ -330,7 +358,17 @@ fn split_lines(content: &[u8]) -> impl Iterator<Item = &[u8]> {
     content.split_inclusive(|&b| b == b'\n')
 }
 
-fn apply_hunks(content: &[u8], hunks: &[Hunk]) -> Result<Patched, HunkFailure> {
+/// A line without its terminator (`\n` or `\r\n`).
+fn without_eol(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+fn apply_hunks(content: &[u8], hunks: &[Hunk], eol: EolMatch) -> Result<Patched, HunkFailure> {
+    let same = |a: &[u8], b: &[u8]| match eol {
+        EolMatch::Exact => a == b,
+        EolMatch::IgnoringCr => without_eol(a) == without_eol(b) && a.ends_with(b"\n") == b.ends_with(b"\n"),
+    };
     let old: Vec<&[u8]> = split_lines(content).collect();
     let mut out = Patched {
         content: Vec::with_capacity(content.len()),
@@ -360,7 +398,7 @@ fn apply_hunks(content: &[u8], hunks: &[Hunk]) -> Result<Patched, HunkFailure> {
         for line in &hunk.lines {
             match line {
                 Line::Context(text) | Line::Delete(text) => {
-                    if old.get(pos).copied() != Some(text.as_slice()) {
+                    if !old.get(pos).is_some_and(|line| same(line, text)) {
                         return Err(HunkFailure {
                             hunk: index,
                             line: pos as u32 + 1,
@@ -369,10 +407,18 @@ fn apply_hunks(content: &[u8], hunks: &[Hunk]) -> Result<Patched, HunkFailure> {
                         });
                     }
                     match line {
-                        Line::Context(_) => out.keep(text),
+                        // Keep the file's own bytes, which differ from the patch's when ignoring CRs.
+                        Line::Context(_) => out.keep(old[pos]),
                         _ => out.map.push(None),
                     }
                     pos += 1;
+                }
+                Line::Insert(text)
+                    if eol == EolMatch::IgnoringCr && text.ends_with(b"\n") && !text.ends_with(b"\r\n") =>
+                {
+                    let mut crlf = text[..text.len() - 1].to_vec();
+                    crlf.extend_from_slice(b"\r\n");
+                    out.insert(&crlf);
                 }
                 Line::Insert(text) => out.insert(text),
             }

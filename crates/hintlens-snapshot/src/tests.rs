@@ -260,10 +260,18 @@ fn crlf_lines_stay_crlf() {
     let r = apply(&b, code, "");
     assert_eq!(text(&r, "win.txt"), "a\r\nB\r\nc\r\n");
 
-    // Context is compared exactly, so LF context does not match CRLF content.
+    // A patch whose `\r`s were lost (datasets that went through text-mode tools) still applies
+    // to a CRLF file, keeps the file's CRLFs, and says so in a note.
     let lf = "--- a/win.txt\n+++ b/win.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n";
-    let error = apply_err(&b, lf, "");
-    assert!(error.to_string().contains(r#"expects "a\n", the base snapshot has "a\r\n""#), "{error}");
+    let r = apply(&b, lf, "");
+    assert_eq!(text(&r, "win.txt"), "a\r\nB\r\nc\r\n");
+    assert_eq!(r.code.files["win.txt"].added_lines, [1]);
+    assert!(r.notes.iter().any(|n| n.contains("win.txt uses CRLF line endings")), "{:?}", r.notes);
+
+    // Other mismatches are still exact failures, reported with the exact bytes.
+    let wrong = "--- a/win.txt\n+++ b/win.txt\n@@ -1,3 +1,3 @@\n x\n-b\n+B\n c\n";
+    let error = apply_err(&b, wrong, "");
+    assert!(error.to_string().contains(r#"expects "x\n", the base snapshot has "a\r\n""#), "{error}");
 }
 
 #[test]

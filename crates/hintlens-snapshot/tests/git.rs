@@ -7,7 +7,9 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
 use std::process::Command;
 
-use hintlens_snapshot::{BlobSource, FileStatus, Mode, ObjectId, Repository, Snapshot, build_reference};
+use hintlens_snapshot::{
+    BlobSource, FileStatus, Mode, ObjectId, Repository, Snapshot, build_reference, changes_between,
+};
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let output = Command::new("git")
@@ -318,4 +320,38 @@ fn git_binary_patches_are_skipped_too() {
     let mut expected = ids(&repo.snapshot(repo.resolve_commit(&after).unwrap()).unwrap());
     expected.insert("logo.png".into(), ids(&base)["logo.png"]);
     assert_eq!(ids(&reference.snapshot), expected);
+}
+
+#[test]
+fn changes_between_two_commits_agrees_with_their_git_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let (before, after) = before_and_after(dir.path());
+    let repo = Repository::open(dir.path()).unwrap();
+    let reader = repo.reader();
+    let base = repo.snapshot(repo.resolve_commit(&before).unwrap()).unwrap();
+    let later = repo.snapshot(repo.resolve_commit(&after).unwrap()).unwrap();
+    let is_test = |path: &str| path.starts_with("tests/");
+    let (code, test) = changes_between(&base, &later, &reader, is_test).unwrap();
+
+    let diff = |pathspec: &[&str]| git(dir.path(), &[&["diff", "--binary", &before, &after, "--"], pathspec].concat());
+    let patched = build_reference(&base, &reader, diff(&[".", ":!tests"]).as_bytes(), diff(&["tests"]).as_bytes())
+        .unwrap_or_else(|error| panic!("{error}"));
+    for (mine, git) in [(&code, &patched.code), (&test, &patched.test)] {
+        for (path, expected) in &git.files {
+            // Without similarity detection an edited move is a deletion plus an addition.
+            if path == "lib/moved_and_edited.py" {
+                assert_eq!(mine.files[path].status, FileStatus::Added);
+                assert_eq!(mine.files["src/move_and_edit.py"].status, FileStatus::Deleted);
+                continue;
+            }
+            let change = mine.files.get(path).unwrap_or_else(|| panic!("{path} missing from {mine:?}"));
+            assert_eq!(
+                (change.status, &change.old_path, &change.added_lines),
+                (expected.status, &expected.old_path, &expected.added_lines),
+                "{path}"
+            );
+        }
+    }
+    assert_eq!(code.files.len(), patched.code.files.len() + 1, "{code:?}");
+    assert_eq!(test.files.keys().collect::<Vec<_>>(), ["tests/test_edit.py"]);
 }

@@ -1,0 +1,1050 @@
+//! One walk over the syntax tree that collects definitions, uses, imports and strings.
+//!
+//! The walk is recursive descent over named children, dispatching on the node kind and on the
+//! context the parent established (expression, assignment target, type, decorator, base class,
+//! match pattern). Kinds it does not know are walked as expressions, which is also how the
+//! readable parts of syntax errors are extracted.
+
+use crate::grammar::{Grammar, Kind, grammar};
+use crate::text::{cleandoc, flatten, is_constant_name, is_keyword};
+use hintlens_syntax::{
+    DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind, span,
+};
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+/// Nesting beyond this depth is walked flat (identifiers become plain name uses), so that
+/// hostile input such as thousands of nested brackets cannot exhaust the stack.
+const MAX_DEPTH: u32 = 256;
+
+pub(crate) fn extract(text: &[u8]) -> FileIndex {
+    let Some(tree) = crate::parse_only(text) else {
+        return FileIndex::default();
+    };
+    let root = tree.root_node();
+    let mut walk = Walk {
+        g: grammar(),
+        src: text,
+        index: FileIndex::default(),
+        scope: Scope::Module,
+        recovering: root.has_error(),
+        assigned: HashSet::new(),
+        depth: 0,
+    };
+    walk.index.doc = walk.body(root);
+    walk.errors(root);
+    walk.index
+}
+
+/// Where the walk is, which decides what an assignment declares.
+#[derive(Clone, Copy)]
+enum Scope<'t> {
+    Module,
+    Class(DefId),
+    /// Function bodies declare no variables. In a method, `receiver` is the class and the first
+    /// parameter's name: `self.x = …` declares field `x` of that class.
+    Function {
+        id: DefId,
+        receiver: Option<(DefId, &'t [u8])>,
+    },
+}
+
+impl Scope<'_> {
+    fn parent(self) -> Option<DefId> {
+        match self {
+            Scope::Module => None,
+            Scope::Class(id) | Scope::Function { id, .. } => Some(id),
+        }
+    }
+}
+
+/// How an assignment target binds.
+#[derive(Clone, Copy)]
+enum Binding<'t> {
+    /// `for`, `with … as`, `except … as`, comprehension targets: they declare nothing.
+    Bind,
+    /// `=` declares module variables, class fields and `self` fields; `annotation` is the
+    /// `int` of `x: int = …`.
+    Assign { statement: Node<'t>, annotation: Option<Node<'t>> },
+}
+
+struct Walk<'t> {
+    g: &'static Grammar,
+    src: &'t [u8],
+    index: FileIndex,
+    scope: Scope<'t>,
+    /// Whether the tree has syntax errors: error recovery may turn keywords into identifiers.
+    recovering: bool,
+    /// Names already declared by an assignment, with their parent: only the first assignment
+    /// of a name declares it.
+    assigned: HashSet<(Option<DefId>, String)>,
+    depth: u32,
+}
+
+impl<'t> Walk<'t> {
+    // ----- plumbing -------------------------------------------------------------------------
+
+    fn kind(&self, node: Node) -> Kind {
+        self.g.kind(node)
+    }
+
+    fn bytes(&self, node: Node) -> &'t [u8] {
+        self.src.get(node.byte_range()).unwrap_or_default()
+    }
+
+    fn text(&self, node: Node) -> String {
+        lossy(self.bytes(node))
+    }
+
+    fn span(node: Node) -> Span {
+        let (start, end) = (node.start_position(), node.end_position());
+        span(node.start_byte(), node.end_byte(), (start.row, start.column), (end.row, end.column))
+    }
+
+    /// Calls `f` with each named child, skipping comments, line continuations and the
+    /// zero-width nodes error recovery inserts.
+    fn each_child(&mut self, node: Node<'t>, mut f: impl FnMut(&mut Self, Node<'t>)) {
+        // Indexed access beats a cursor here: it skips anonymous tokens and hidden
+        // repetition nodes without stopping at each of them.
+        for i in 0..node.named_child_count() as u32 {
+            if let Some(child) = node.named_child(i)
+                && !self.skipped(child)
+            {
+                f(self, child);
+            }
+        }
+    }
+
+    fn skipped(&self, node: Node<'t>) -> bool {
+        matches!(self.kind(node), Kind::Anonymous | Kind::Comment | Kind::LineContinuation)
+            || self.recovering && node.is_missing()
+    }
+
+    /// The first child in each of the given fields.
+    fn fields<const N: usize>(&self, node: Node<'t>, ids: [u16; N]) -> [Option<Node<'t>>; N] {
+        ids.map(|id| node.child_by_field_id(id).filter(|c| !self.skipped(*c)))
+    }
+
+    /// Runs `f` one level deeper, or walks `node` flat when the walk is already too deep.
+    fn nested(&mut self, node: Node<'t>, f: impl FnOnce(&mut Self)) {
+        if self.depth >= MAX_DEPTH {
+            self.flat(node);
+            return;
+        }
+        self.depth += 1;
+        f(self);
+        self.depth -= 1;
+    }
+
+    /// The context-free fallback for over-deep subtrees, iterative so it needs no stack.
+    fn flat(&mut self, node: Node<'t>) {
+        let mut cursor = node.walk();
+        loop {
+            let current = cursor.node();
+            let descend = match self.kind(current) {
+                Kind::Identifier => {
+                    self.push_use(current, UseKind::Name, None);
+                    false
+                }
+                Kind::String => {
+                    self.string(current, false);
+                    true
+                }
+                Kind::Comment | Kind::LineContinuation => false,
+                _ => true,
+            };
+            if descend && cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The source text of `start..end` within `node` on one line, without comments or line
+    /// continuations.
+    fn flat_text(&mut self, node: Node<'t>, start: usize, end: usize) -> String {
+        let end = end.max(start);
+        let raw = self.src.get(start..end).unwrap_or_default();
+        if !raw.iter().any(|&b| b == b'#' || b == b'\\') {
+            return flatten(&String::from_utf8_lossy(raw));
+        }
+        // Rare: walk the range for comment and continuation nodes and cut them out (a `#` or
+        // `\` may as well be inside a string, so the text alone cannot tell).
+        let mut kept = Vec::with_capacity(raw.len());
+        let mut from = start;
+        let mut cursor = node.walk();
+        loop {
+            let current = cursor.node();
+            let overlaps = current.start_byte() < end && current.end_byte() > start;
+            let descend = overlaps
+                && match self.kind(current) {
+                    Kind::Comment | Kind::LineContinuation => {
+                        let cut = current.start_byte().clamp(from, end);
+                        kept.extend_from_slice(self.src.get(from..cut).unwrap_or_default());
+                        kept.push(b' ');
+                        from = current.end_byte().clamp(from, end);
+                        false
+                    }
+                    _ => true,
+                };
+            if descend && cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    kept.extend_from_slice(self.src.get(from..end).unwrap_or_default());
+                    return flatten(&String::from_utf8_lossy(&kept));
+                }
+            }
+        }
+    }
+
+    fn node_text_flat(&mut self, node: Node<'t>) -> String {
+        self.flat_text(node, node.start_byte(), node.end_byte())
+    }
+
+    /// The dotted text of a name chain (`obj`, `self.helper`, `pkg.mod`), `None` for any other
+    /// expression.
+    fn dotted(&self, node: Node<'t>) -> Option<String> {
+        if !matches!(self.kind(node), Kind::Identifier | Kind::Attribute) {
+            return None;
+        }
+        // An attribute whose text is only names, dots and blanks is a name chain: anything else
+        // in the object (a call, a subscript, brackets, a literal) brings other characters.
+        // That saves walking the chain for every attribute of it.
+        let bytes = self.bytes(node);
+        let is_chain = bytes.first().is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b >= 0x80)
+            && bytes
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b >= 0x80 || b.is_ascii_whitespace());
+        if !is_chain {
+            return None;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        Some(if bytes.iter().any(u8::is_ascii_whitespace) {
+            text.split_ascii_whitespace().collect()
+        } else {
+            text.into_owned()
+        })
+    }
+
+    fn push_use(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>) {
+        if name.is_missing() || name.start_byte() == name.end_byte() || self.recovering && is_keyword(self.bytes(name))
+        {
+            return;
+        }
+        self.index.uses.push(Use { name: self.text(name), kind, span: Self::span(name), qualifier });
+    }
+
+    fn local_name(&self, parent: Option<DefId>, name: &str) -> String {
+        match parent {
+            Some(p) => format!("{}.{name}", self.index.definition(p).local_name),
+            None => name.to_owned(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_definition(
+        &mut self,
+        name: String,
+        local_name: String,
+        kind: DefKind,
+        whole: Node<'t>,
+        name_node: Node<'t>,
+        signature: String,
+        parent: Option<DefId>,
+    ) -> DefId {
+        let id = self.index.definitions.len() as DefId;
+        self.index.definitions.push(Definition {
+            name,
+            local_name,
+            kind,
+            span: Self::span(whole),
+            name_span: Self::span(name_node),
+            signature,
+            doc: None,
+            parent,
+        });
+        id
+    }
+
+    // ----- statements and expressions -------------------------------------------------------
+
+    /// Walks a module, class or function body; returns its docstring.
+    fn body(&mut self, block: Node<'t>) -> Option<String> {
+        let mut doc = None;
+        let mut first = true;
+        self.each_child(block, |s, statement| {
+            if std::mem::take(&mut first)
+                && let Some(d) = s.docstring(statement)
+            {
+                doc = Some(d);
+                return;
+            }
+            s.visit(statement);
+        });
+        doc.filter(|d| !d.is_empty())
+    }
+
+    fn visit(&mut self, node: Node<'t>) {
+        self.nested(node, |s| s.visit_kind(node));
+    }
+
+    fn visit_kind(&mut self, node: Node<'t>) {
+        let f = &self.g.fields;
+        match self.kind(node) {
+            Kind::Identifier => self.push_use(node, UseKind::Name, None),
+            Kind::Attribute => self.reference(node, UseKind::Attribute),
+            Kind::Call => self.call(node, UseKind::Call),
+            Kind::String => self.string(node, true),
+            Kind::Type => self.ty(node),
+            Kind::Assignment => self.assignment(node),
+            Kind::FunctionDefinition => self.function(node, node, false),
+            Kind::ClassDefinition => self.class(node, node),
+            Kind::DecoratedDefinition => self.decorated(node),
+            Kind::ForStatement | Kind::ForInClause => {
+                let [left] = self.fields(node, [f.left]);
+                self.each_child(node, |s, child| {
+                    if Some(child) == left {
+                        s.target(child, Binding::Bind);
+                    } else {
+                        s.visit(child);
+                    }
+                });
+            }
+            Kind::ExceptClause | Kind::AsPattern => {
+                let [alias] = self.fields(node, [f.alias]);
+                self.each_child(node, |s, child| {
+                    if Some(child) == alias {
+                        s.target(child, Binding::Bind);
+                    } else {
+                        s.visit(child);
+                    }
+                });
+            }
+            Kind::NamedExpression => {
+                let [name] = self.fields(node, [f.name]);
+                self.each_child(node, |s, child| {
+                    if Some(child) != name {
+                        s.visit(child);
+                    }
+                });
+            }
+            Kind::Lambda => self.lambda(node),
+            Kind::CaseClause => self.each_child(node, |s, child| {
+                if s.kind(child) == Kind::CasePattern {
+                    s.pattern(child);
+                } else {
+                    s.visit(child);
+                }
+            }),
+            Kind::ImportStatement => self.import(node),
+            Kind::ImportFromStatement | Kind::FutureImportStatement => self.import_from(node),
+            Kind::TypeAliasStatement => self.type_alias(node),
+            Kind::GlobalStatement | Kind::NonlocalStatement => {}
+            _ => self.each_child(node, |s, child| s.visit(child)),
+        }
+    }
+
+    /// A name or attribute chain whose last name is used as `kind` (`Call` for a callee, `Type`
+    /// in an annotation…); the names before it are read as usual. Other expressions are
+    /// walked as expressions.
+    fn reference(&mut self, node: Node<'t>, kind: UseKind) {
+        self.nested(node, |s| match s.kind(node) {
+            Kind::Identifier => s.push_use(node, kind, None),
+            Kind::Attribute => {
+                let [object, attribute] = s.fields(node, [s.g.fields.object, s.g.fields.attribute]);
+                s.each_child(node, |s, child| {
+                    if Some(child) == object {
+                        let receiver_kind = match s.kind(child) {
+                            Kind::Attribute => UseKind::Attribute,
+                            _ => UseKind::Name,
+                        };
+                        s.reference(child, receiver_kind);
+                    } else if Some(child) == attribute {
+                        let qualifier = object.and_then(|o| s.dotted(o));
+                        s.push_use(child, kind, qualifier);
+                    } else {
+                        s.visit(child);
+                    }
+                });
+            }
+            _ => s.visit(node),
+        });
+    }
+
+    /// A call, or a decorator call when `kind` is `Decorator`.
+    fn call(&mut self, node: Node<'t>, kind: UseKind) {
+        let [function, arguments] = self.fields(node, [self.g.fields.function, self.g.fields.arguments]);
+        self.each_child(node, |s, child| {
+            if Some(child) == function {
+                s.reference(child, kind);
+            } else if Some(child) == arguments && s.kind(child) == Kind::ArgumentList {
+                s.arguments(child, function);
+            } else {
+                s.visit(child);
+            }
+        });
+    }
+
+    fn arguments(&mut self, node: Node<'t>, callee: Option<Node<'t>>) {
+        // Computed at the first keyword argument: most calls have none.
+        let mut qualifier: Option<Option<String>> = None;
+        self.each_child(node, |s, child| {
+            if s.kind(child) == Kind::KeywordArgument {
+                let q = qualifier.get_or_insert_with(|| callee.and_then(|c| s.dotted(c))).clone();
+                s.keyword_argument(child, q);
+            } else {
+                s.visit(child);
+            }
+        });
+    }
+
+    fn keyword_argument(&mut self, node: Node<'t>, qualifier: Option<String>) {
+        let [name] = self.fields(node, [self.g.fields.name]);
+        let mut qualifier = Some(qualifier);
+        self.each_child(node, |s, child| {
+            if Some(child) == name
+                && let Some(q) = qualifier.take()
+            {
+                s.push_use(child, UseKind::KeywordArgument, q);
+            } else {
+                s.visit(child);
+            }
+        });
+    }
+
+    fn lambda(&mut self, node: Node<'t>) {
+        let [parameters] = self.fields(node, [self.g.fields.parameters]);
+        self.each_child(node, |s, child| {
+            if Some(child) != parameters {
+                s.visit(child);
+                return;
+            }
+            // Lambda parameters declare nothing; only their defaults are read.
+            s.each_child(child, |s, param| {
+                if s.kind(param) == Kind::DefaultParameter
+                    && let [Some(value)] = s.fields(param, [s.g.fields.value])
+                {
+                    s.visit(value);
+                }
+            });
+        });
+    }
+
+    fn string(&mut self, node: Node<'t>, walk_interpolations: bool) {
+        // Reserved before the interpolations are walked, which may hold strings of their own.
+        let slot = self.index.strings.len();
+        self.index.strings.push(StringLiteral { value: String::new(), span: Self::span(node) });
+        let mut value = String::new();
+        self.each_child(node, |s, part| match s.kind(part) {
+            Kind::StringContent => value.push_str(&String::from_utf8_lossy(s.bytes(part))),
+            Kind::Interpolation => {
+                value.push_str("{}");
+                if walk_interpolations {
+                    s.visit(part);
+                }
+            }
+            _ => {}
+        });
+        self.index.strings[slot].value = value;
+    }
+
+    /// The docstring, if `statement` is one: a lone plain string expression (f-strings and
+    /// bytes are not docstrings in Python).
+    fn docstring(&mut self, statement: Node<'t>) -> Option<String> {
+        if self.kind(statement) != Kind::ExpressionStatement {
+            return None;
+        }
+        let mut only = None;
+        let mut count = 0;
+        self.each_child(statement, |_, child| {
+            count += 1;
+            only = Some(child);
+        });
+        let expression = only.filter(|_| count == 1)?;
+        let mut raw = String::new();
+        let is_doc = match self.kind(expression) {
+            Kind::String => self.docstring_part(expression, &mut raw),
+            Kind::ConcatenatedString => {
+                let mut all = true;
+                self.each_child(expression, |s, part| {
+                    all = all && s.kind(part) == Kind::String && s.docstring_part(part, &mut raw);
+                });
+                all
+            }
+            _ => false,
+        };
+        is_doc.then(|| cleandoc(&raw))
+    }
+
+    fn docstring_part(&mut self, string: Node<'t>, raw: &mut String) -> bool {
+        let mut plain = true;
+        self.each_child(string, |s, part| match s.kind(part) {
+            Kind::StringStart => {
+                plain &= !s.bytes(part).iter().any(|b| matches!(b.to_ascii_lowercase(), b'f' | b'b' | b't'));
+            }
+            Kind::StringContent => raw.push_str(&String::from_utf8_lossy(s.bytes(part))),
+            Kind::Interpolation => plain = false,
+            _ => {}
+        });
+        plain
+    }
+
+    // ----- assignments ----------------------------------------------------------------------
+
+    fn assignment(&mut self, node: Node<'t>) {
+        let [left, annotation] = self.fields(node, [self.g.fields.left, self.g.fields.r#type]);
+        self.each_child(node, |s, child| {
+            if Some(child) == left {
+                s.target(child, Binding::Assign { statement: node, annotation });
+            } else {
+                s.visit(child);
+            }
+        });
+    }
+
+    fn target(&mut self, node: Node<'t>, binding: Binding<'t>) {
+        self.nested(node, |s| match (s.kind(node), binding) {
+            (Kind::Identifier, Binding::Assign { statement, annotation }) => {
+                s.declare_name(node, statement, annotation)
+            }
+            (Kind::Identifier, Binding::Bind) => {}
+            (Kind::Attribute, _) => {
+                let declared = match binding {
+                    Binding::Assign { statement, annotation } => s.declare_field(node, statement, annotation),
+                    Binding::Bind => false,
+                };
+                if !declared {
+                    s.reference(node, UseKind::Attribute);
+                }
+            }
+            (
+                Kind::PatternList
+                | Kind::TuplePattern
+                | Kind::ListPattern
+                | Kind::Tuple
+                | Kind::List
+                | Kind::ListSplatPattern
+                | Kind::ListSplat
+                | Kind::ParenthesizedExpression
+                | Kind::AsPatternTarget,
+                _,
+            ) => {
+                // An annotation belongs to a single name, never to the parts of a tuple.
+                let binding = match binding {
+                    Binding::Assign { statement, .. } => Binding::Assign { statement, annotation: None },
+                    Binding::Bind => Binding::Bind,
+                };
+                s.each_child(node, |s, child| s.target(child, binding));
+            }
+            _ => s.visit(node),
+        });
+    }
+
+    /// A name assigned at module or class level declares a variable, constant or field.
+    fn declare_name(&mut self, name: Node<'t>, statement: Node<'t>, annotation: Option<Node<'t>>) {
+        let parent = match self.scope {
+            Scope::Module => None,
+            Scope::Class(id) => Some(id),
+            Scope::Function { .. } => return,
+        };
+        let text = self.text(name);
+        let kind = match parent {
+            Some(_) => DefKind::Field,
+            None if is_constant_name(&text) => DefKind::Constant,
+            None => DefKind::Variable,
+        };
+        if !self.assigned.insert((parent, text.clone())) {
+            return;
+        }
+        let local_name = self.local_name(parent, &text);
+        let signature = self.assigned_signature(&text, annotation);
+        self.push_definition(text, local_name, kind, statement, name, signature, parent);
+    }
+
+    /// `self.x = …` in a method declares field `x` of its class, unless already declared.
+    /// Returns whether it did (the caller records an attribute use otherwise).
+    fn declare_field(&mut self, attribute: Node<'t>, statement: Node<'t>, annotation: Option<Node<'t>>) -> bool {
+        let Scope::Function { receiver: Some((class, receiver)), .. } = self.scope else {
+            return false;
+        };
+        let f = &self.g.fields;
+        let [object, name] = self.fields(attribute, [f.object, f.attribute]);
+        let (Some(object), Some(name)) = (object, name) else {
+            return false;
+        };
+        if self.kind(object) != Kind::Identifier || self.bytes(object) != receiver {
+            return false;
+        }
+        let text = self.text(name);
+        if !self.assigned.insert((Some(class), text.clone())) {
+            return false;
+        }
+        self.push_use(object, UseKind::Name, None);
+        let local_name = self.local_name(Some(class), &text);
+        let signature = self.assigned_signature(&text, annotation);
+        self.push_definition(text, local_name, DefKind::Field, statement, name, signature, Some(class));
+        true
+    }
+
+    fn assigned_signature(&mut self, name: &str, annotation: Option<Node<'t>>) -> String {
+        match annotation {
+            Some(t) => format!("{name}: {}", self.node_text_flat(t)),
+            None => name.to_owned(),
+        }
+    }
+
+    /// `type Alias[T] = …` declares `Alias` like an assignment would.
+    fn type_alias(&mut self, node: Node<'t>) {
+        let [left] = self.fields(node, [self.g.fields.left]);
+        self.each_child(node, |s, child| {
+            if Some(child) != left {
+                s.visit(child);
+                return;
+            }
+            s.each_child(child, |s, inner| match s.kind(inner) {
+                Kind::Identifier => s.declare_name(inner, node, None),
+                Kind::GenericType => s.each_child(inner, |s, part| match s.kind(part) {
+                    Kind::Identifier => s.declare_name(part, node, None),
+                    Kind::TypeParameter => s.type_parameters(part),
+                    _ => s.visit(part),
+                }),
+                _ => s.ty(inner),
+            });
+        });
+    }
+
+    // ----- definitions ----------------------------------------------------------------------
+
+    /// Decorators, then the function or class they decorate (whose span includes them).
+    fn decorated(&mut self, node: Node<'t>) {
+        let [definition] = self.fields(node, [self.g.fields.definition]);
+        let mut is_static = false;
+        self.each_child(node, |s, child| match s.kind(child) {
+            Kind::FunctionDefinition if Some(child) == definition => {
+                s.function(child, node, is_static);
+            }
+            Kind::ClassDefinition if Some(child) == definition => s.class(child, node),
+            Kind::Decorator => is_static |= s.decorator(child),
+            _ => s.visit(child),
+        });
+    }
+
+    /// Returns whether the decorator is `@staticmethod`, whose first parameter is no receiver.
+    fn decorator(&mut self, node: Node<'t>) -> bool {
+        let mut is_static = false;
+        self.each_child(node, |s, child| match s.kind(child) {
+            Kind::Call => s.call(child, UseKind::Decorator),
+            kind => {
+                is_static |= kind == Kind::Identifier && s.bytes(child) == b"staticmethod";
+                s.reference(child, UseKind::Decorator);
+            }
+        });
+        is_static
+    }
+
+    /// `outer` is the decorated definition when there are decorators, else `node`.
+    fn function(&mut self, node: Node<'t>, outer: Node<'t>, is_static: bool) {
+        let f = &self.g.fields;
+        let [name, type_parameters, parameters, return_type, body] =
+            self.fields(node, [f.name, f.type_parameters, f.parameters, f.return_type, f.body]);
+        let (kind, class) = match self.scope {
+            // `__init__` is what `Cls(…)` calls: a constructor, as in Java.
+            Scope::Class(id) if name.is_some_and(|n| self.bytes(n) == b"__init__") => (DefKind::Constructor, Some(id)),
+            Scope::Class(id) => (DefKind::Method, Some(id)),
+            _ => (DefKind::Function, None),
+        };
+        let header = [type_parameters, parameters, return_type];
+        let Some(id) = self.define_header(node, outer, name, header, kind) else {
+            return self.each_child(node, |s, child| s.visit(child));
+        };
+        let mut receiver = None;
+        self.each_child(node, |s, child| {
+            if Some(child) == type_parameters {
+                s.type_parameters(child);
+            } else if Some(child) == parameters {
+                let first = s.parameters(child, id);
+                receiver = class.zip(first.filter(|_| !is_static));
+            } else if Some(child) == body {
+                s.definition_body(child, id, Scope::Function { id, receiver });
+            } else if Some(child) != name {
+                s.visit(child);
+            }
+        });
+    }
+
+    /// `outer` is the decorated definition when there are decorators, else `node`.
+    fn class(&mut self, node: Node<'t>, outer: Node<'t>) {
+        let f = &self.g.fields;
+        let [name, type_parameters, superclasses, body] =
+            self.fields(node, [f.name, f.type_parameters, f.superclasses, f.body]);
+        let header = [type_parameters, superclasses];
+        let Some(id) = self.define_header(node, outer, name, header, DefKind::Class) else {
+            return self.each_child(node, |s, child| s.visit(child));
+        };
+        self.each_child(node, |s, child| {
+            if Some(child) == type_parameters {
+                s.type_parameters(child);
+            } else if Some(child) == superclasses {
+                s.superclasses(child);
+            } else if Some(child) == body {
+                s.definition_body(child, id, Scope::Class(id));
+            } else if Some(child) != name {
+                s.visit(child);
+            }
+        });
+    }
+
+    /// Declares a function or class; its signature is its header up to the last of `header`
+    /// (the colon and body excluded). `None` when error recovery left it without a name.
+    fn define_header<const N: usize>(
+        &mut self,
+        node: Node<'t>,
+        outer: Node<'t>,
+        name: Option<Node<'t>>,
+        header: [Option<Node<'t>>; N],
+        kind: DefKind,
+    ) -> Option<DefId> {
+        let name = name?;
+        let end = header.into_iter().flatten().map(|n| n.end_byte()).fold(name.end_byte(), usize::max);
+        let signature = self.flat_text(node, node.start_byte(), end);
+        let parent = self.scope.parent();
+        let text = self.text(name);
+        let local_name = self.local_name(parent, &text);
+        Some(self.push_definition(text, local_name, kind, outer, name, signature, parent))
+    }
+
+    fn definition_body(&mut self, body: Node<'t>, id: DefId, scope: Scope<'t>) {
+        let outer_scope = std::mem::replace(&mut self.scope, scope);
+        let doc = self.body(body);
+        self.index.definitions[id as usize].doc = doc;
+        self.scope = outer_scope;
+    }
+
+    fn superclasses(&mut self, node: Node<'t>) {
+        self.each_child(node, |s, child| match s.kind(child) {
+            // `metaclass=M` configures the class statement, no callee to qualify it with.
+            Kind::KeywordArgument => s.keyword_argument(child, None),
+            _ => s.base(child),
+        });
+    }
+
+    /// `Base`, `mod.Mixin`, `Generic[T]` (the subscript holds types).
+    fn base(&mut self, node: Node<'t>) {
+        self.nested(node, |s| match s.kind(node) {
+            Kind::Identifier | Kind::Attribute => s.reference(node, UseKind::Base),
+            Kind::Subscript => {
+                let [value] = s.fields(node, [s.g.fields.value]);
+                s.each_child(node, |s, child| {
+                    if Some(child) == value {
+                        s.base(child);
+                    } else {
+                        s.ty(child);
+                    }
+                });
+            }
+            _ => s.visit(node),
+        });
+    }
+
+    /// `[T: Bound, *Ts]` of a generic function, class or alias: the names it declares are not
+    /// uses, their bounds are types.
+    fn type_parameters(&mut self, node: Node<'t>) {
+        self.each_child(node, |s, param| {
+            s.each_child(param, |s, inner| match s.kind(inner) {
+                Kind::Identifier | Kind::SplatType => {}
+                Kind::ConstrainedType => {
+                    let mut declared = false;
+                    s.each_child(inner, |s, part| {
+                        if std::mem::replace(&mut declared, true) {
+                            s.ty(part);
+                        }
+                    });
+                }
+                _ => s.ty(inner),
+            });
+        });
+    }
+
+    /// Declares the parameters of `function`; returns the first one's name when it is a plain
+    /// name, the receiver if `function` is a method.
+    fn parameters(&mut self, node: Node<'t>, function: DefId) -> Option<&'t [u8]> {
+        let mut first = None;
+        let mut seen = false;
+        self.each_child(node, |s, param| {
+            let name = s.parameter(param, param, function);
+            if !std::mem::replace(&mut seen, true) {
+                first = name.map(|n| s.bytes(n));
+            }
+        });
+        first
+    }
+
+    /// Declares the names in `part` of parameter `declaration` (`strict` of
+    /// `strict: bool = False`, `args` of `*args`) and walks its annotation and default.
+    /// Returns the name when the parameter is a plain one (not `*args`, `**kwargs`).
+    fn parameter(&mut self, part: Node<'t>, declaration: Node<'t>, function: DefId) -> Option<Node<'t>> {
+        let mut plain = None;
+        self.nested(part, |s| match s.kind(part) {
+            Kind::Identifier => {
+                let text = s.text(part);
+                let local_name = s.local_name(Some(function), &text);
+                let signature = s.node_text_flat(declaration);
+                s.push_definition(text, local_name, DefKind::Parameter, declaration, part, signature, Some(function));
+                plain = Some(part);
+            }
+            Kind::ListSplatPattern | Kind::DictionarySplatPattern | Kind::TuplePattern => {
+                s.each_child(part, |s, inner| {
+                    s.parameter(inner, declaration, function);
+                });
+            }
+            Kind::TypedParameter | Kind::DefaultParameter | Kind::TypedDefaultParameter if part == declaration => {
+                // What is neither the annotation nor the default is the name.
+                let [annotation, default] = s.fields(part, [s.g.fields.r#type, s.g.fields.value]);
+                s.each_child(part, |s, inner| {
+                    if Some(inner) == annotation || Some(inner) == default {
+                        s.visit(inner);
+                    } else {
+                        plain = s.parameter(inner, declaration, function);
+                    }
+                });
+            }
+            _ => s.visit(part),
+        });
+        plain
+    }
+
+    // ----- types and patterns ---------------------------------------------------------------
+
+    fn ty(&mut self, node: Node<'t>) {
+        self.nested(node, |s| match s.kind(node) {
+            Kind::Identifier | Kind::Attribute => s.reference(node, UseKind::Type),
+            Kind::Type
+            | Kind::Subscript
+            | Kind::GenericType
+            | Kind::TypeParameter
+            | Kind::UnionType
+            | Kind::ConstrainedType
+            | Kind::MemberType
+            | Kind::SplatType
+            | Kind::BinaryOperator
+            | Kind::List
+            | Kind::Tuple
+            | Kind::ParenthesizedExpression => s.each_child(node, |s, child| s.ty(child)),
+            _ => s.visit(node),
+        });
+    }
+
+    /// A `case` pattern: bare names capture (no use), dotted names and class patterns refer.
+    fn pattern(&mut self, node: Node<'t>) {
+        self.nested(node, |s| match s.kind(node) {
+            Kind::DottedName => {
+                let mut components = 0;
+                s.each_child(node, |_, _| components += 1);
+                if components > 1 {
+                    s.dotted_name(node, "", UseKind::Name, UseKind::Attribute);
+                }
+            }
+            Kind::ClassPattern => {
+                let mut class = None;
+                s.each_child(node, |s, child| match s.kind(child) {
+                    Kind::DottedName if class.is_none() => {
+                        class = Some(s.dotted_name(child, "", UseKind::Name, UseKind::Attribute));
+                    }
+                    Kind::CasePattern => s.class_pattern_argument(child, class.as_deref()),
+                    _ => s.pattern(child),
+                });
+            }
+            Kind::Identifier | Kind::SplatPattern => {}
+            Kind::String => s.string(node, true),
+            _ => s.each_child(node, |s, child| s.pattern(child)),
+        });
+    }
+
+    /// `x=0` in `Point(x=0)` names an attribute of the class, like a keyword argument.
+    fn class_pattern_argument(&mut self, node: Node<'t>, class: Option<&str>) {
+        self.each_child(node, |s, child| {
+            if s.kind(child) != Kind::KeywordPattern {
+                return s.pattern(child);
+            }
+            let mut keyword = true;
+            s.each_child(child, |s, part| {
+                if std::mem::take(&mut keyword) && s.kind(part) == Kind::Identifier {
+                    s.push_use(part, UseKind::KeywordArgument, class.map(str::to_owned));
+                } else {
+                    s.pattern(part);
+                }
+            });
+        });
+    }
+
+    /// Uses for the components of a dotted name, each qualified by what precedes it (starting
+    /// from `prefix`, e.g. the dots of a relative import). The first component is used as
+    /// `first` when nothing precedes it, every other as `rest`. Returns the components joined.
+    fn dotted_name(&mut self, node: Node<'t>, prefix: &str, first: UseKind, rest: UseKind) -> String {
+        let mut own = String::new();
+        self.each_child(node, |s, part| {
+            if s.kind(part) != Kind::Identifier {
+                return s.visit(part);
+            }
+            let qualifier = join_module(prefix, &own);
+            let kind = if qualifier.is_empty() { first } else { rest };
+            s.push_use(part, kind, Some(qualifier).filter(|q| !q.is_empty()));
+            if !own.is_empty() {
+                own.push('.');
+            }
+            own.push_str(&String::from_utf8_lossy(s.bytes(part)));
+        });
+        own
+    }
+
+    // ----- imports --------------------------------------------------------------------------
+
+    /// `import a.b.c`, `import a.b as ab`.
+    fn import(&mut self, node: Node<'t>) {
+        self.each_child(node, |s, child| match s.kind(child) {
+            Kind::DottedName | Kind::AliasedImport => {
+                if let (Some(module), alias) = s.imported(child, "", UseKind::ImportModule) {
+                    s.push_import(child, module, None, alias, false);
+                }
+            }
+            _ => s.visit(child),
+        });
+    }
+
+    /// `from a.b import c, d as e`, `from ..pkg import *`, `from __future__ import x`.
+    fn import_from(&mut self, node: Node<'t>) {
+        let [module_name] = self.fields(node, [self.g.fields.module_name]);
+        let mut module = String::new();
+        if self.kind(node) == Kind::FutureImportStatement {
+            // `__future__` is a keyword token here, not an identifier node.
+            if let Some(token) =
+                (0..node.child_count()).filter_map(|i| node.child(i)).find(|c| c.kind() == "__future__")
+            {
+                self.push_use(token, UseKind::ImportModule, None);
+            }
+            module.push_str("__future__");
+        }
+        self.each_child(node, |s, child| match s.kind(child) {
+            _ if Some(child) == module_name => {
+                module = match s.kind(child) {
+                    Kind::RelativeImport => s.relative_import(child),
+                    _ => s.dotted_name(child, "", UseKind::ImportModule, UseKind::ImportModule),
+                };
+            }
+            Kind::DottedName | Kind::AliasedImport => {
+                if let (Some(name), alias) = s.imported(child, &module, UseKind::Import) {
+                    s.push_import(child, module.clone(), Some(name), alias, false);
+                }
+            }
+            Kind::WildcardImport => s.push_import(child, module.clone(), None, None, true),
+            _ => s.visit(child),
+        });
+    }
+
+    /// `a.b` or `a.b as ab` after `import`: uses of the components as `kind`, qualified from
+    /// `prefix`; returns the dotted name and the alias.
+    fn imported(&mut self, node: Node<'t>, prefix: &str, kind: UseKind) -> (Option<String>, Option<String>) {
+        if self.kind(node) == Kind::DottedName {
+            return (Some(self.dotted_name(node, prefix, kind, kind)), None);
+        }
+        let [alias] = self.fields(node, [self.g.fields.alias]);
+        let mut name = None;
+        self.each_child(node, |s, part| match s.kind(part) {
+            _ if Some(part) == alias => {}
+            Kind::DottedName => name = Some(s.dotted_name(part, prefix, kind, kind)),
+            _ => s.visit(part),
+        });
+        (name, alias.map(|a| self.text(a)))
+    }
+
+    /// `..pkg.mod`: the dots, then uses for the components qualified by what precedes them.
+    fn relative_import(&mut self, node: Node<'t>) -> String {
+        let mut module = String::new();
+        self.each_child(node, |s, part| match s.kind(part) {
+            Kind::ImportPrefix => {
+                let dots = s.bytes(part).iter().filter(|&&b| b == b'.').count();
+                module.extend(std::iter::repeat_n('.', dots));
+            }
+            Kind::DottedName => {
+                let path = s.dotted_name(part, &module, UseKind::ImportModule, UseKind::ImportModule);
+                module.push_str(&path);
+            }
+            _ => s.visit(part),
+        });
+        module
+    }
+
+    fn push_import(
+        &mut self,
+        name_node: Node<'t>,
+        module: String,
+        name: Option<String>,
+        alias: Option<String>,
+        wildcard: bool,
+    ) {
+        let line = name_node.start_position().row as u32;
+        self.index.imports.push(Import { module, name, alias, wildcard, line });
+    }
+
+    // ----- errors ---------------------------------------------------------------------------
+
+    /// Records ERROR and MISSING nodes, descending only where the tree says an error is.
+    fn errors(&mut self, root: Node<'t>) {
+        if !root.has_error() {
+            return;
+        }
+        let mut cursor = root.walk();
+        loop {
+            let node = cursor.node();
+            let message = if node.is_error() {
+                Some("syntax error".to_owned())
+            } else if node.is_missing() {
+                Some(if node.is_named() {
+                    format!("missing {}", node.kind())
+                } else {
+                    format!("missing `{}`", node.kind())
+                })
+            } else {
+                None
+            };
+            let descend = match message {
+                Some(message) => {
+                    self.index.errors.push(SyntaxError { span: Self::span(node), message });
+                    false
+                }
+                None => node.has_error(),
+            };
+            if descend && cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+/// `a.b` + `c` → `a.b.c`; `..` + `pkg` → `..pkg`.
+fn join_module(prefix: &str, rest: &str) -> String {
+    match (prefix.is_empty(), rest.is_empty()) {
+        (_, true) => prefix.to_owned(),
+        (true, false) => rest.to_owned(),
+        (false, false) if prefix.ends_with('.') => format!("{prefix}{rest}"),
+        (false, false) => format!("{prefix}.{rest}"),
+    }
+}
