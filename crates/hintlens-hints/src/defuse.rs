@@ -259,7 +259,5 @@ fn identifier(
         in_problem_statement,
         necessity,
         doc: def.doc,
-        entity: crate::Entity::Definition,
-        local_name: String::new(), // filled from the file index by `select_with`
     }
 }
