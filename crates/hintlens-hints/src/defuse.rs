@@ -41,8 +41,18 @@ fn collect(
         if added.is_empty() {
             continue;
         }
-        for u in &file_index(db, file).uses {
-            if added.contains(&u.span.start.line) {
+        let index = file_index(db, file);
+        // A bare name the using file defines at its top level means that definition, not one
+        // on the other side of the boundary (`logger = …` in a test, then `logger.info(…)`).
+        let own: HashSet<&str> = index
+            .definitions
+            .iter()
+            .filter(|d| d.parent.is_none() && d.kind != DefKind::Parameter)
+            .map(|d| d.name.as_str())
+            .collect();
+        for u in &index.uses {
+            let shadowed = u.qualifier.is_none() && u.kind != UseKind::KeywordArgument && own.contains(u.name.as_str());
+            if added.contains(&u.span.start.line) && !shadowed {
                 uses.entry(u.name.as_str()).or_default().push(UseSite { path, file, use_: u });
             }
         }
@@ -53,6 +63,9 @@ fn collect(
     for (path, change) in &defining.files {
         let Some(file) = live_file(task, path, change) else { continue };
         for def in new_definitions(db, task, path, change, file) {
+            if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
+                continue;
+            }
             let Some(sites) = uses.get(def.used_as()) else { continue };
             let frontend = db.frontend(file.language(db));
             let sites: Vec<&UseSite<'_>> = sites
@@ -183,6 +196,13 @@ fn file_definition(index: &FileIndex, module: &str, path: &str, is_new_file: boo
         doc: index.doc.clone(),
         parent: None,
     })
+}
+
+/// Test files are never imported by the code, so a module-level variable of a test (or the
+/// test module itself) cannot be what a code line names: what the code reaches is what the test
+/// hands it — a hook function, a fake class and its methods and attributes.
+fn test_side_can_define(kind: DefKind) -> bool {
+    !matches!(kind, DefKind::Variable | DefKind::Constant | DefKind::File)
 }
 
 /// Which uses can select which definitions: parameters only by keyword arguments, modules only
