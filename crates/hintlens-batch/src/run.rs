@@ -228,6 +228,16 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                 continue;
             }
         };
+        // Index the distinct files of every base snapshot first, in one parallel pass, so that
+        // the tasks below find them done instead of racing for them. A task whose base cannot be
+        // read is skipped here and reports its error when it runs.
+        let bases: Vec<_> = tasks
+            .iter()
+            .filter_map(|t| ctx.repository.resolve_commit(&t.base_commit).ok())
+            .filter_map(|id| ctx.repository.snapshot(id).ok())
+            .collect();
+        let _ = ctx.db.index_snapshots(&bases, || ctx.repository.reader());
+        drop(bases);
         // Database handles are `Send`, not `Sync`: each task gets its own clone, made here.
         let jobs: Vec<(RepoContext, &TaskRecord)> =
             tasks.iter().map(|t| (RepoContext { repository: ctx.repository.clone(), db: ctx.db.clone() }, t)).collect();

@@ -7,13 +7,13 @@
 //!   of the unique blobs their snapshots contain.
 
 use clap::{Parser, Subcommand};
-use hintlens_batch::{RepoContext, TaskSpec, read_dataset, run_task};
+use hintlens_batch::{BatchOptions, ReferenceFrom, RepoLocator, read_dataset, run_batch};
 use hintlens_hints::{Projection, Selection};
 use hintlens_snapshot::{BlobSource, ObjectId, Repository, build_reference};
 use hintlens_syntax::Frontend;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -95,7 +95,7 @@ fn time(f: impl FnOnce()) -> Duration {
     start.elapsed()
 }
 
-fn index(repo_path: &PathBuf, rev: &str, threads: usize, repeat: usize) -> Result<(), String> {
+fn index(repo_path: &Path, rev: &str, threads: usize, repeat: usize) -> Result<(), String> {
     let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
     let commit = repo.resolve_commit(rev).map_err(|e| e.to_string())?;
     let snapshot = repo.snapshot(commit).map_err(|e| e.to_string())?;
@@ -157,7 +157,7 @@ fn index(repo_path: &PathBuf, rev: &str, threads: usize, repeat: usize) -> Resul
     Ok(())
 }
 
-fn batch(dataset: &PathBuf, repo_path: &PathBuf, threads: usize, repeat: usize) -> Result<(), String> {
+fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Result<(), String> {
     let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
     let records: Vec<_> =
         read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
@@ -194,32 +194,22 @@ fn batch(dataset: &PathBuf, repo_path: &PathBuf, threads: usize, repeat: usize) 
         bytes as f64 / 1e6
     );
     let pool = pool(threads);
-    let selections = [Selection::DefUse];
-    let projections = [Projection::Declaration];
+    // The real batch pipeline, as `hintlens batch` runs it (fresh database each time).
+    let mut locator = RepoLocator::new(None);
+    for r in &usable {
+        locator.add_override(&r.repo, repo_path.to_owned());
+    }
+    let options = BatchOptions {
+        dataset: dataset.to_owned(),
+        locator,
+        selections: vec![Selection::DefUse],
+        projections: vec![Projection::Declaration],
+        jobs: threads,
+        reference_from: ReferenceFrom::Patches,
+    };
     let run_all = || {
-        let (repo, selections, projections) = (&repo, &selections, &projections);
-        let ctx = RepoContext { repository: repo.clone(), db: hintlens_batch::new_database() };
-        let jobs: Vec<_> = usable
-            .iter()
-            .map(|r| (RepoContext { repository: ctx.repository.clone(), db: ctx.db.clone() }, *r))
-            .collect();
-        let pool = &pool;
-        time(move || {
-            pool.install(move || {
-                jobs.into_par_iter().for_each(|(ctx, r)| {
-                    let spec = TaskSpec {
-                        base_commit: &r.base_commit,
-                        patch: &r.patch,
-                        test_patch: &r.test_patch,
-                        problem_statement: &r.problem_statement,
-                        selections,
-                        projections,
-                        reference_commit: None,
-                        reference_from: hintlens_batch::ReferenceFrom::Patches,
-                    };
-                    std::hint::black_box(run_task(&ctx, &spec).ok());
-                })
-            })
+        time(|| {
+            run_batch(&options, &mut std::io::sink(), &mut |_| {}).expect("the batch runs");
         })
     };
     let parse_all = || time(|| pool.install(|| blobs.par_iter().for_each(|(l, b)| bare_parse(*l, b))));

@@ -146,15 +146,45 @@ impl Database {
         snapshot: &Snapshot,
         open_source: impl Fn() -> S + Sync,
     ) -> Result<SnapshotIndex, hintlens_snapshot::Error> {
-        let claimed: Vec<Claimed<'_>> = snapshot
+        let claimed: Vec<Claimed<'_>> = self.claimed(snapshot).collect();
+        let files = self.index_claimed(&claimed, open_source)?.into_iter().collect();
+        Ok(SnapshotIndex { files: Arc::new(files) })
+    }
+
+    /// Indexes the distinct files of many snapshots in one parallel pass: the base commits of a
+    /// repository's tasks share most of their files, and tasks indexing them concurrently would
+    /// make one worker wait while another parses the file both need.
+    pub fn index_snapshots<S: BlobSource>(
+        &self,
+        snapshots: &[Snapshot],
+        open_source: impl Fn() -> S + Sync,
+    ) -> Result<(), hintlens_snapshot::Error> {
+        let mut seen = HashSet::new();
+        let claimed: Vec<Claimed<'_>> = snapshots
             .iter()
-            .filter_map(|(path, entry)| {
-                if entry.mode == hintlens_snapshot::Mode::Symlink {
-                    return None;
-                }
-                self.language_of(path).map(|lang| (path, entry, lang))
+            .flat_map(|s| self.claimed(s))
+            .filter(|&(_, entry, language)| {
+                seen.insert((entry.id, language)) && !self.by_content.contains_key(&(entry.id, language))
             })
             .collect();
+        self.index_claimed(&claimed, open_source)?;
+        Ok(())
+    }
+
+    fn claimed<'s>(&'s self, snapshot: &'s Snapshot) -> impl Iterator<Item = Claimed<'s>> + 's {
+        snapshot.iter().filter_map(|(path, entry)| {
+            if entry.mode == hintlens_snapshot::Mode::Symlink {
+                return None;
+            }
+            self.language_of(path).map(|lang| (path, entry, lang))
+        })
+    }
+
+    fn index_claimed<S: BlobSource>(
+        &self,
+        claimed: &[Claimed<'_>],
+        open_source: impl Fn() -> S + Sync,
+    ) -> Result<Vec<(String, SourceFile)>, hintlens_snapshot::Error> {
         // A database handle is `Send` but not `Sync`: every chunk of work gets its own clone,
         // made here on the calling thread. Chunks are small so that rayon can balance them.
         let jobs: Vec<(Database, &[Claimed<'_>])> =
@@ -174,11 +204,8 @@ impl Database {
                     })
                     .collect::<Result<Vec<_>, hintlens_snapshot::Error>>()
             })
-            .collect::<Result<Vec<_>, _>>()?
-            .into_iter()
-            .flatten()
-            .collect::<BTreeMap<String, SourceFile>>();
-        Ok(SnapshotIndex { files: Arc::new(files) })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(files.into_iter().flatten().collect())
     }
 }
 

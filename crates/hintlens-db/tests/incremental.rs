@@ -29,13 +29,18 @@ fn snapshot(files: &[(&str, &str)]) -> Snapshot {
 #[test]
 fn a_second_snapshot_differing_in_one_file_reindexes_only_that_file() {
     let (db, log) = logging_database();
-    let base = snapshot(&[("a.py", "def a(): pass\n"), ("b.py", "def b(): pass\n"), ("c.py", "X = 1\n"), ("README.md", "no")]);
+    let base =
+        snapshot(&[("a.py", "def a(): pass\n"), ("b.py", "def b(): pass\n"), ("c.py", "X = 1\n"), ("README.md", "no")]);
     db.index_snapshot(&base, || NoBlobs).unwrap();
     assert_eq!(log.lock().unwrap().len(), 3, "every Python file is indexed once: {:?}", log.lock().unwrap());
     log.lock().unwrap().clear();
 
-    let reference =
-        snapshot(&[("a.py", "def a(): pass\n"), ("b.py", "def b(x): pass\n"), ("c.py", "X = 1\n"), ("README.md", "no")]);
+    let reference = snapshot(&[
+        ("a.py", "def a(): pass\n"),
+        ("b.py", "def b(x): pass\n"),
+        ("c.py", "X = 1\n"),
+        ("README.md", "no"),
+    ]);
     let index = db.index_snapshot(&reference, || NoBlobs).unwrap();
     assert_eq!(log.lock().unwrap().len(), 1, "only b.py changed: {:?}", log.lock().unwrap());
     assert_eq!(index.len(), 3);
@@ -57,7 +62,12 @@ fn parallel_indexing_of_many_snapshots_indexes_each_blob_once() {
     let snapshots: Vec<Snapshot> = (0..8)
         .map(|i| {
             let files: Vec<(String, String)> = (0..40)
-                .map(|f| (format!("m{f}.py"), if f == i { format!("def changed_{i}(): pass\n") } else { format!("def f{f}(): pass\n") }))
+                .map(|f| {
+                    (
+                        format!("m{f}.py"),
+                        if f == i { format!("def changed_{i}(): pass\n") } else { format!("def f{f}(): pass\n") },
+                    )
+                })
                 .collect();
             Snapshot::from_files(files.into_iter().map(|(p, t)| (p, t.into_bytes())))
         })
