@@ -4,17 +4,35 @@
 //! give files: `base` files form B; `code` files are what the code change makes of them, `test`
 //! files what the test change makes of them (a block marked `deleted` removes the file). The
 //! harness turns the stages into real git-style patches and runs the real pipeline on them:
-//! patch application, indexing, selection. A `defuse` block lists the expected selection, one
-//! identifier per line:
+//! patch application, indexing, selection. A block named after a selection policy lists what
+//! that policy is expected to select, one identifier per line. DefUse lines say the direction,
+//! the kind, the qualified name, the resolution and the use sites:
 //!
 //! ```text
 //! code->test function pkg.api.new_fn (import) @ tests/test_api.py:3
 //! ```
 //!
-//! An empty `defuse` block means "nothing crosses the boundary".
+//! The other policies select from the code change only and grade no resolution, so their lines
+//! say what the entry is — its kind for a definition, else `use`, `string`, `error_msg` or
+//! `interface <kind>` — its qualified name (a literal's value, quoted) and, when the tests use
+//! it, where:
+//!
+//! ```text
+//! function pkg.parse._normalise
+//! use pkg.api.fetch @ tests/test_api.py:3
+//! error_msg "width must be positive" @ tests/test_api.py:9
+//! ```
+//!
+//! A policy's block may name options after it: `fea --compat fea`. An empty block means "this
+//! policy selects nothing". A `text problem` block is the issue text, a `text interface` block a
+//! SWE-bench Pro interface, and non-source files of the code stage (```` ```md code docs/x.md ````)
+//! are the documentation change.
 
 use hintlens_db::Database;
-use hintlens_hints::{Identifier, Projection, Selection, Task, render, select};
+use hintlens_hints::{
+    Compat, Entity, Identifier, Projection, SelectOptions, Selection, Task, TaskFields, documentation_text, render,
+    select_with,
+};
 use hintlens_snapshot::{NoBlobs, Snapshot, build_reference};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -27,8 +45,24 @@ pub struct Scenario {
     pub code: BTreeMap<String, Option<String>>,
     pub test: BTreeMap<String, Option<String>>,
     pub problem_statement: String,
-    /// Expected selections by policy name, as sorted lines.
+    /// A SWE-bench Pro interface text, for the `pro` policy.
+    pub interface: Option<String>,
+    /// Expected selections by block name (a policy, perhaps with options), as sorted lines.
     pub expected: BTreeMap<String, Vec<String>>,
+}
+
+/// A policy and its options, from an expectation block's name: `fea`, `fea --compat fea`.
+pub fn parse_policy(name: &str) -> Result<(Selection, SelectOptions), String> {
+    let mut words = name.split_whitespace();
+    let policy: Selection = words.next().unwrap_or_default().parse()?;
+    let mut options = SelectOptions::default();
+    while let Some(word) = words.next() {
+        match (word, words.next()) {
+            ("--compat", Some(bench)) => options.compat = Some(bench.parse::<Compat>()?),
+            _ => return Err(format!("unknown option `{word}` in block `{name}`")),
+        }
+    }
+    Ok((policy, options))
 }
 
 pub fn parse_scenario(text: &str) -> Result<Scenario, String> {
@@ -57,13 +91,16 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, String> {
             return Err(format!("line {}: unclosed code block", n + 1));
         }
         match info.as_slice() {
-            [policy] if hintlens_hints::Selection::ALL.iter().any(|s| s.as_str() == *policy) => {
+            [policy, ..] if Selection::ALL.iter().any(|s| s.as_str() == *policy) => {
+                let name = info.join(" ");
+                parse_policy(&name).map_err(|e| format!("line {}: {e}", n + 1))?;
                 let mut expected: Vec<String> =
                     body.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect();
                 expected.sort();
-                scenario.expected.insert((*policy).to_owned(), expected);
+                scenario.expected.insert(name, expected);
             }
             ["text", "problem"] => scenario.problem_statement = body,
+            ["text", "interface"] => scenario.interface = Some(body),
             [_lang, stage, path, rest @ ..] => {
                 let deleted = rest.contains(&"deleted");
                 let content = (!deleted).then_some(body);
@@ -87,7 +124,7 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, String> {
         }
     }
     if scenario.expected.is_empty() {
-        return Err("no expectation block (```defuse```)".into());
+        return Err("no expectation block (```defuse``` or another policy's)".into());
     }
     Ok(scenario)
 }
@@ -154,6 +191,13 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
     let reference =
         build_reference(&base, &NoBlobs, patch.as_bytes(), test_patch.as_bytes()).map_err(|e| e.to_string())?;
     let db = Database::new(hintlens_batch::frontends());
+    let documentation = documentation_text(&patch, |path| db.language_of(path).is_none());
+    let fields = TaskFields {
+        instance_id: &scenario.title,
+        interface: scenario.interface.as_deref(),
+        requirements: None,
+        documentation: Some(&documentation),
+    };
     let base_index = db.index_snapshot(&base, || NoBlobs).map_err(|e| e.to_string())?;
     let reference_index = db.index_snapshot(&reference.snapshot, || NoBlobs).map_err(|e| e.to_string())?;
     let task = Task {
@@ -164,11 +208,31 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
         problem_statement: &scenario.problem_statement,
     };
     let mut selections = BTreeMap::new();
-    for policy in scenario.expected.keys() {
-        let policy: Selection = policy.parse()?;
-        selections.insert(policy.as_str().to_owned(), select(&db, &task, policy));
+    for name in scenario.expected.keys() {
+        let (policy, options) = parse_policy(name)?;
+        selections.insert(name.clone(), select_with(&db, &task, &fields, policy, &options));
     }
     Ok(Outcome { selections, patch, test_patch })
+}
+
+/// The one-line form of an identifier in a block of the given policy.
+pub fn describe_for(policy: Selection, id: &Identifier) -> String {
+    if policy == Selection::DefUse {
+        return describe(id);
+    }
+    let evidence: Vec<String> = id.evidence.iter().map(|e| format!("{}:{}", e.path, e.line)).collect();
+    let (label, name) = match id.entity {
+        Entity::Definition => (id.kind.to_string(), id.qualified_name.clone()),
+        Entity::Use => ("use".to_owned(), id.qualified_name.clone()),
+        Entity::String | Entity::ErrorMessage => (id.entity.as_str().to_owned(), format!("{:?}", id.name)),
+        Entity::Interface => (format!("interface {}", id.kind), id.qualified_name.clone()),
+    };
+    let mut line = format!("{label} {name}");
+    if !evidence.is_empty() {
+        line.push_str(" @ ");
+        line.push_str(&evidence.join(", "));
+    }
+    line
 }
 
 /// The one-line form of an identifier used in `defuse` blocks.
@@ -191,7 +255,8 @@ pub fn check_file(path: &Path) -> Result<String, String> {
     let scenario = parse_scenario(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let outcome = run(&scenario).map_err(|e| format!("{}: {e}", path.display()))?;
     for (policy, expected) in &scenario.expected {
-        let mut actual: Vec<String> = outcome.selections[policy].iter().map(describe).collect();
+        let (selection, _) = parse_policy(policy)?;
+        let mut actual: Vec<String> = outcome.selections[policy].iter().map(|id| describe_for(selection, id)).collect();
         actual.sort();
         if &actual != expected {
             return Err(format!(

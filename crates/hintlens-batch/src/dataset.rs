@@ -23,6 +23,26 @@ pub struct TaskRecord {
     pub raw: Map<String, Value>,
 }
 
+impl TaskRecord {
+    /// A text field of the record as read (`interface`, `requirements`), if it is a non-empty
+    /// string.
+    pub fn text_field(&self, key: &str) -> Option<&str> {
+        self.raw.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty())
+    }
+
+    /// The text of the documentation change when the dataset ships it apart from the code
+    /// patch: NoCode-bench's `doc_patch` (its added lines) or `doc_changes` (the `metadata` of
+    /// each entry, joined as NoCode-bench joins them). `None` when the record has neither.
+    pub fn documentation(&self) -> Option<String> {
+        if let Some(diff) = self.text_field("doc_patch") {
+            return Some(hintlens_hints::documentation_text(diff, |_| true));
+        }
+        let changes = self.raw.get("doc_changes")?.as_array()?;
+        let parts: Vec<&str> = changes.iter().filter_map(|c| c.get("metadata")?.as_str()).collect();
+        Some(parts.join("\n"))
+    }
+}
+
 /// A record that cannot be turned into a task.
 #[derive(Debug, Clone)]
 pub struct RecordError {
@@ -168,6 +188,21 @@ mod tests {
         assert_eq!(records[2].patch, "p");
         assert_eq!(records[2].reference_commit.as_deref(), Some("fff"));
         assert_eq!(records[2].position, 4);
+    }
+
+    #[test]
+    fn dataset_fields_for_the_benchmark_policies() {
+        let text = r#"
+{"instance_id": "p", "repo": "o/p", "base_commit": "x", "patch": "", "interface": "Name: f", "requirements": "  "}
+{"instance_id": "n", "repo": "o/n", "base_commit": "x", "feature_patch": "", "doc_patch": "diff --git a/d.md b/d.md\n--- a/d.md\n+++ b/d.md\n@@ -0,0 +1 @@\n+Use `frob`.\n"}
+{"instance_id": "m", "repo": "o/m", "base_commit": "x", "patch": "", "doc_changes": [{"metadata": "one"}, {"metadata": "two"}]}
+"#;
+        let records: Vec<TaskRecord> = parse_dataset(text).unwrap().into_iter().map(Result::unwrap).collect();
+        assert_eq!(records[0].text_field("interface"), Some("Name: f"));
+        assert_eq!(records[0].text_field("requirements"), None);
+        assert_eq!(records[0].documentation(), None);
+        assert_eq!(records[1].documentation().as_deref(), Some("Use `frob`.\n"));
+        assert_eq!(records[2].documentation().as_deref(), Some("one\ntwo"));
     }
 
     #[test]

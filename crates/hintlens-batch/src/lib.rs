@@ -8,15 +8,18 @@
 //! - Records are emitted as tasks finish, never buffered to the end.
 
 mod dataset;
+mod hints;
 mod record;
 mod repos;
 mod run;
 
 pub use dataset::{DatasetError, RecordError, TaskRecord, read_dataset};
-pub use record::{ErrorKind, TaskError, TaskOutput, error_record, ok_record};
+pub use hints::TaskExtras;
+pub use record::{ErrorKind, RELEASED_FIELDS, TaskError, TaskOutput, error_record, ok_record};
 pub use repos::RepoLocator;
 pub use run::{
     BatchError, BatchOptions, BatchSummary, Progress, ReferenceFrom, RepoContext, TaskSpec, run_batch, run_task,
+    run_task_with,
 };
 
 use hintlens_db::Database;

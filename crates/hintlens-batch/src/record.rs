@@ -68,7 +68,14 @@ impl TaskOutput {
     }
 }
 
+/// The benchmarks' released hint fields, copied into each result record so that agreement
+/// can be measured from the results alone (`hintlens agree`).
+pub const RELEASED_FIELDS: &[&str] =
+    &["new_components", "definitions_brief", "interface", "augmentations", "augmentations_approx"];
+
 pub fn ok_record(record: &TaskRecord, output: &TaskOutput) -> Value {
+    let released: Map<String, Value> =
+        RELEASED_FIELDS.iter().filter_map(|&k| Some((k.to_owned(), record.raw.get(k)?.clone()))).collect();
     let selections: Map<String, Value> = output
         .selections
         .iter()
@@ -84,6 +91,7 @@ pub fn ok_record(record: &TaskRecord, output: &TaskOutput) -> Value {
         "hints": hints,
         "notes": output.notes,
         "files_indexed": {"base": output.base_files, "reference": output.reference_files},
+        "released": released,
     })
 }
 

@@ -1,16 +1,17 @@
 //! Running tasks: one at a time ([`run_task`]) or a whole dataset ([`run_batch`]).
 
 use crate::dataset::{DatasetError, TaskRecord, read_dataset};
+use crate::hints::{TaskExtras, compute};
 use crate::record::{ErrorKind, TaskError, TaskOutput, error_record, ok_record};
 use crate::repos::RepoLocator;
 use hintlens_db::Database;
-use hintlens_hints::{Projection, Selection, Task, render, select};
+use hintlens_hints::{DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields};
 use hintlens_snapshot::{Patch, Reference, Repository, TestPaths, build_reference, changes_between};
 use serde_json::Value;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 /// One repository, opened once, with the database its tasks share.
@@ -48,6 +49,11 @@ pub enum ReferenceFrom {
 
 /// Builds B and R, indexes both, runs every selection and renders every projection.
 pub fn run_task(ctx: &RepoContext, spec: &TaskSpec<'_>) -> Result<TaskOutput, TaskError> {
+    run_task_with(ctx, spec, &TaskExtras::default())
+}
+
+/// [`run_task`] with the task's dataset fields, selection options and a description provider.
+pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras<'_>) -> Result<TaskOutput, TaskError> {
     let repo = &ctx.repository;
     let db = &ctx.db;
     let base_id =
@@ -106,13 +112,7 @@ pub fn run_task(ctx: &RepoContext, spec: &TaskSpec<'_>) -> Result<TaskOutput, Ta
         reference_files: reference_index.len(),
         ..TaskOutput::default()
     };
-    for &policy in spec.selections {
-        let ids = select(db, &task, policy);
-        for &projection in spec.projections {
-            output.hints.push((format!("{policy}+{projection}"), render(&ids, projection)));
-        }
-        output.selections.push((policy, ids));
-    }
+    compute(db, &task, spec.patch, spec.selections, spec.projections, extras, &mut output);
     Ok(output)
 }
 
@@ -124,6 +124,9 @@ pub struct BatchOptions {
     pub projections: Vec<Projection>,
     pub jobs: usize,
     pub reference_from: ReferenceFrom,
+    pub select: SelectOptions,
+    /// A configured description provider (see `hintlens_hints::DescriptionProvider`).
+    pub provider: Option<Arc<dyn DescriptionProvider>>,
 }
 
 /// One finished task, for progress reporting.
@@ -252,17 +255,29 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                 reference_commit: t.reference_commit.as_deref(),
                 reference_from: options.reference_from,
             };
-            let result = catch_unwind(AssertUnwindSafe(|| run_task(&ctx, &spec))).unwrap_or_else(|panic| {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| panic.downcast_ref::<&str>().copied())
-                    .unwrap_or("unknown panic");
-                Err(TaskError::new(
-                    ErrorKind::Internal,
-                    format!("hintlens crashed on this task: {message} (please report it)"),
-                ))
-            });
+            let documentation = t.documentation();
+            let extras = TaskExtras {
+                fields: TaskFields {
+                    instance_id: &t.instance_id,
+                    interface: t.text_field("interface"),
+                    requirements: t.text_field("requirements"),
+                    documentation: documentation.as_deref(),
+                },
+                options: options.select,
+                provider: options.provider.as_deref(),
+            };
+            let result =
+                catch_unwind(AssertUnwindSafe(|| run_task_with(&ctx, &spec, &extras))).unwrap_or_else(|panic| {
+                    let message = panic
+                        .downcast_ref::<String>()
+                        .map(String::as_str)
+                        .or_else(|| panic.downcast_ref::<&str>().copied())
+                        .unwrap_or("unknown panic");
+                    Err(TaskError::new(
+                        ErrorKind::Internal,
+                        format!("hintlens crashed on this task: {message} (please report it)"),
+                    ))
+                });
             let (record, error) = match result {
                 Ok(output) => (ok_record(t, &output), None),
                 Err(e) => (error_record(Some(&t.instance_id), Some(&t.repo), &e), Some(e.to_string())),

@@ -206,6 +206,8 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
         projections: vec![Projection::Declaration],
         jobs: threads,
         reference_from: ReferenceFrom::Patches,
+        select: Default::default(),
+        provider: None,
     };
     let run_all = || {
         time(|| {

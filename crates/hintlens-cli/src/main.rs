@@ -1,9 +1,13 @@
 //! `hintlens`: which identifiers cross the code–test boundary of a coding task.
 
+mod report;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use hintlens_batch::{BatchOptions, ReferenceFrom, RepoContext, RepoLocator, TaskSpec, run_batch, run_task};
-use hintlens_hints::{Projection, Selection};
+use hintlens_hints::{Compat, Projection, SelectOptions, Selection};
+use hintlens_report::ReferenceField;
 use hintlens_snapshot::Repository;
+use report::ReportFormat;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +53,40 @@ enum Command {
         /// the patches do not apply.
         #[arg(long = "reference", value_enum, default_value_t = ReferenceArg::Patches)]
         reference: ReferenceArg,
+        /// Reproduce a benchmark's released hints exactly: `fea` (FEA-Bench's quirks in the
+        /// `fea` selection).
+        #[arg(long, value_name = "BENCHMARK")]
+        compat: Option<Compat>,
+        /// A TOML configuration file naming a description provider (a command or an
+        /// OpenAI-compatible endpoint) for declaration-doc, pro and pro-interface.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Table 2 of the paper for a results file: per selection, tasks, non-empty tasks, total
+    /// and mean identifiers; mean hint length per projection.
+    Stats {
+        results: PathBuf,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
+        format: ReportFormat,
+    },
+    /// Precision, recall and F1 of a selection against a released hint field, per task and
+    /// overall, with the names each side lacks. Keys: FEA-Bench `new_components` and
+    /// `definitions_brief` compare `file::Class.method`; SWE-bench Pro `interface` compares
+    /// simple names; NoCode-bench `augmentations`/`augmentations_approx` compare `type:name`.
+    Agree {
+        results: PathBuf,
+        #[arg(long, value_name = "S")]
+        selection: Selection,
+        /// The released field: new_components, definitions_brief, interface, augmentations,
+        /// augmentations_approx.
+        #[arg(long, visible_alias = "field", value_name = "FIELD")]
+        reference: ReferenceField,
+        /// The dataset to take the field from when the results do not carry it (joined on
+        /// instance_id).
+        #[arg(long)]
+        dataset: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
+        format: ReportFormat,
     },
     /// Compute the hints of one task: a base revision and either a reference revision or the
     /// code and test patches.
@@ -78,6 +116,12 @@ enum Command {
         projection: Vec<Projection>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Run the language server on standard input/output.
+    Lsp {
+        /// Accepted and ignored: stdio is the only transport, but generic clients pass it.
+        #[arg(long)]
+        stdio: bool,
     },
 }
 
@@ -115,7 +159,14 @@ fn parse_repo_override(s: &str) -> Result<(String, PathBuf), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Batch { dataset, repos, repo, selection, projection, out, jobs, reference } => {
+        Command::Batch { dataset, repos, repo, selection, projection, out, jobs, reference, compat, config } => {
+            let provider = match config.as_deref().map(load_provider).transpose() {
+                Ok(p) => p.flatten(),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let mut locator = RepoLocator::new(repos);
             for (name, path) in repo {
                 locator.add_override(&name, path);
@@ -127,8 +178,14 @@ fn main() -> ExitCode {
                 projections: or_default(projection, Projection::Declaration),
                 jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
                 reference_from: reference.into(),
+                select: SelectOptions { compat },
+                provider,
             };
             batch(&options, out)
+        }
+        Command::Stats { results, format } => report::run_stats(&results, format),
+        Command::Agree { results, selection, reference, dataset, format } => {
+            report::run_agree(&results, selection.as_str(), reference, dataset.as_deref(), format)
         }
         Command::Show {
             repo,
@@ -151,7 +208,22 @@ fn main() -> ExitCode {
             projections: or_default(projection, Projection::Declaration),
             format,
         }),
+        Command::Lsp { stdio: _ } => match hintlens_lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
     }
+}
+
+/// The description provider a configuration file names, if any.
+fn load_provider(
+    path: &std::path::Path,
+) -> Result<Option<std::sync::Arc<dyn hintlens_hints::DescriptionProvider>>, String> {
+    let config = hintlens_describe::load_config(path)?;
+    config.provider.as_ref().map(hintlens_describe::provider).transpose()
 }
 
 fn or_default<T: PartialEq>(mut v: Vec<T>, default: T) -> Vec<T> {

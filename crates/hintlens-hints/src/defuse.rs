@@ -2,7 +2,7 @@
 //! simple name is used on a line the other side adds.
 
 use crate::resolve::{UseContext, resolves_by_import};
-use crate::{Direction, Evidence, Identifier, Resolution, Task, mentions};
+use crate::{Direction, Evidence, Identifier, Resolution, Task};
 use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
 use hintlens_syntax::{DefKind, FileIndex, Use, UseKind, file_definition_name};
@@ -81,7 +81,7 @@ fn collect(
                 sites.iter().map(|s| Evidence { path: s.path.to_owned(), line: s.use_.span.start.line + 1 }).collect();
             evidence.sort();
             evidence.dedup();
-            out.push(identifier(db, task, def, direction, resolution, evidence));
+            out.push(identifier(def, direction, resolution, evidence));
         }
     }
 }
@@ -98,6 +98,7 @@ fn live_file(task: &Task<'_>, path: &str, change: &FileChange) -> Option<SourceF
 /// file at B.
 struct NewDef {
     name: String,
+    local_name: String,
     qualified_name: String,
     module: String,
     kind: DefKind,
@@ -158,6 +159,7 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, path: &str, change: &FileChange
         }
         out.push(NewDef {
             name: d.name.clone(),
+            local_name: d.local_name.clone(),
             qualified_name: qualified[i].clone(),
             module: module.clone(),
             kind: d.kind,
@@ -186,6 +188,7 @@ fn file_definition(index: &FileIndex, module: &str, path: &str, is_new_file: boo
     }
     Some(NewDef {
         name: name.to_owned(),
+        local_name: String::new(),
         qualified_name: module.to_owned(),
         module: module.to_owned(),
         kind: DefKind::File,
@@ -245,23 +248,9 @@ fn resolves(db: &dyn Db, site: &UseSite<'_>, def: &NewDef) -> bool {
     resolves_by_import(&ctx, u, qname, &def.module)
 }
 
-fn identifier(
-    db: &dyn Db,
-    task: &Task<'_>,
-    def: NewDef,
-    direction: Direction,
-    resolution: Resolution,
-    evidence: Vec<Evidence>,
-) -> Identifier {
-    let base_occurrences = task.base.occurrences(db, &def.name);
-    let in_problem_statement = mentions(task.problem_statement, &def.name);
-    let necessity = if in_problem_statement {
-        0
-    } else if base_occurrences > 0 {
-        1
-    } else {
-        3
-    };
+/// The selected identifier; `base_occurrences`, `in_problem_statement` and `necessity` are
+/// filled for every policy alike by `select_with`.
+fn identifier(def: NewDef, direction: Direction, resolution: Resolution, evidence: Vec<Evidence>) -> Identifier {
     Identifier {
         name: def.name,
         qualified_name: def.qualified_name,
@@ -275,9 +264,11 @@ fn identifier(
         direction,
         resolution,
         evidence,
-        base_occurrences,
-        in_problem_statement,
-        necessity,
+        base_occurrences: 0,
+        in_problem_statement: false,
+        necessity: 0,
         doc: def.doc,
+        entity: crate::Entity::Definition,
+        local_name: def.local_name,
     }
 }

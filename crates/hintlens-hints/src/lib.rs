@@ -1,19 +1,41 @@
 //! Selection and projection: the paper's two decisions.
 //!
 //! A [`Task`] is a pair of indexed snapshots (base B and reference R) with the code and test
-//! changes between them. A selection policy picks definitions of R ([`Identifier`]s, with the
+//! changes between them. A selection policy picks entries of R ([`Identifier`]s, with the
 //! evidence that picked them); a projection renders them as hint text.
 //!
 //! Invariants:
-//! - Selection reads only the database and the change sets; it never reads git or files.
-//! - Every [`Identifier`] is a definition of R with its declaring file, kind and signature.
+//! - Selection reads only the database, the change sets and the dataset's own fields
+//!   ([`TaskFields`]); it never reads git or files.
+//! - An [`Identifier`] is a definition of R with its declaring file, kind and signature —
+//!   except where a benchmark's policy selects something else (Doc2Feat's names newly used,
+//!   string literals, SWE-bench Pro interface entries without a matching definition), which
+//!   [`Identifier::entity`] says.
+//! - Every selected identifier of every policy carries the same repository facts
+//!   ([`facts::annotate`]): `base_occurrences`, `in_problem_statement`, `necessity`.
 //! - Output order is deterministic: by path, then by position in the file.
 
+mod allnew;
 mod defuse;
+mod describe;
+mod doc2feat;
+mod documentation;
+mod evidence;
+mod facts;
+mod fea;
+mod ident;
+mod interface;
+mod lexer;
+mod newdefs;
+mod pro;
 mod render;
 mod resolve;
+mod strings;
 
-pub use render::{Projection, render};
+pub use describe::{Description, DescriptionProvider, Descriptions, Want, description_key};
+pub use documentation::documentation_text;
+pub use interface::{InterfaceEntry, parse_interface};
+pub use render::{Projection, RenderContext, first_sentence, render, render_with};
 
 use hintlens_db::{Db, SnapshotIndex};
 use hintlens_snapshot::ChangeSet;
@@ -33,10 +55,54 @@ pub struct Task<'a> {
     pub problem_statement: &'a str,
 }
 
+/// What a dataset record says about a task beyond its patches; every field is optional, and
+/// policies that need one fall back when it is absent (`pro` without an interface is
+/// `all-new`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TaskFields<'a> {
+    pub instance_id: &'a str,
+    /// SWE-bench Pro's human-written `interface` text.
+    pub interface: Option<&'a str>,
+    /// SWE-bench Pro's `requirements` text (the `pro` projection's behaviour paragraph).
+    pub requirements: Option<&'a str>,
+    /// The text of the task's documentation change: NoCode-bench's `doc_patch` (its added
+    /// lines) or `doc_changes`, else the added lines of the code patch's non-source files
+    /// ([`documentation_text`]). Doc2Feat drops names that occur in it.
+    pub documentation: Option<&'a str>,
+}
+
+/// Switches that change how a policy behaves without changing what it is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SelectOptions {
+    /// Reproduce a benchmark's released hints quirk for quirk.
+    pub compat: Option<Compat>,
+}
+
+/// A benchmark whose released hints a policy can reproduce exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Compat {
+    /// FEA-Bench: async functions skipped; test files by the substrings `test`, `tests`, `e2e`,
+    /// `testing`, `check` in the path; signature = the header's source lines without
+    /// decorators, each stripped of whitespace and `#` comments, joined by one space (empty for
+    /// a body on the header's line); the docstring as Python evaluates it.
+    Fea,
+}
+
+impl FromStr for Compat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Compat, String> {
+        match s {
+            "fea" => Ok(Compat::Fea),
+            _ => Err(format!("unknown compatibility mode `{s}` (known: fea)")),
+        }
+    }
+}
+
 /// Which side of the code–test boundary defines the identifier, and which side uses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum Direction {
-    /// Defined by the code change, used on a line the test change adds.
+    /// Defined by the code change, used on a line the test change adds. Policies other than
+    /// DefUse select from the code change only, and say this for every identifier.
     #[serde(rename = "code->test")]
     CodeToTest,
     /// Defined by the test change, used on a line the code change adds.
@@ -79,7 +145,45 @@ pub struct Evidence {
     pub line: u32,
 }
 
-/// A selected definition with everything the projections and reports need.
+/// What a selected entry is. Only DefUse, FEA and all-new are definitions through and through;
+/// the benchmark policies that look at more than definitions say here what they picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Entity {
+    /// A definition of R: every field of the [`Identifier`] is the definition's.
+    #[default]
+    Definition,
+    /// A name that newly occurs in a code-change file without being defined there (Doc2Feat's
+    /// field accesses, imported names, parameters of calls). `kind` is `field`, `path` the
+    /// file where the name newly appears, `line` its first occurrence there, `signature` empty,
+    /// `qualified_name` the name itself.
+    Use,
+    /// A string literal the code change adds; `name` and `qualified_name` hold its value,
+    /// `kind` is `constant`, `signature` empty.
+    String,
+    /// A string literal in an error context (`raise E("…")`, `pytest.raises(match=…)`,
+    /// `throw new E("…")`, assertions on `getMessage()`), as [`Entity::String`] otherwise.
+    #[serde(rename = "error_msg")]
+    ErrorMessage,
+    /// An entry of a human-written interface (SWE-bench Pro) that matches no definition of R:
+    /// name, kind and path as the entry states them, the entry's signature if it gives one,
+    /// its description as `doc`.
+    Interface,
+}
+
+impl Entity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Entity::Definition => "definition",
+            Entity::Use => "use",
+            Entity::String => "string",
+            Entity::ErrorMessage => "error_msg",
+            Entity::Interface => "interface",
+        }
+    }
+}
+
+/// A selected entry with everything the projections and reports need.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Identifier {
     pub name: String,
@@ -98,28 +202,78 @@ pub struct Identifier {
     pub direction: Direction,
     pub resolution: Resolution,
     pub evidence: Vec<Evidence>,
-    /// Files of B in which the name occurs as an identifier.
+    /// Files of B in which the name occurs as an identifier (for string literals: files of B
+    /// holding a string literal of that value).
     pub base_occurrences: usize,
     pub in_problem_statement: bool,
     /// Static necessity: 0 stated in the issue, 1 findable in the base repository, 3 absent
     /// from both (the paper's rubric; 2, "by convention", needs a judge).
     pub necessity: u8,
     pub doc: Option<String>,
+    pub entity: Entity,
+    /// The name within its file, as FEA-Bench spells definitions (`Segment.remove_color`);
+    /// empty for entries that are not definitions of R and for files.
+    pub local_name: String,
+}
+
+impl Identifier {
+    /// NoCode-bench's entity type: `function`, `class`, `field`, `error_msg` or `file`. A
+    /// string literal outside an error context (a dict key, a flag) counts as a `field`.
+    pub fn nocode_type(&self) -> &'static str {
+        match self.entity {
+            Entity::ErrorMessage => "error_msg",
+            _ if self.kind == DefKind::File => "file",
+            _ if self.kind.is_callable() => "function",
+            _ if self.kind.is_type() => "class",
+            _ => "field",
+        }
+    }
+
+    /// The name within the file (`Segment.remove_color`), or the simple name where there is
+    /// none (files, entries that are not definitions).
+    pub fn local_or_name(&self) -> &str {
+        if self.local_name.is_empty() { &self.name } else { &self.local_name }
+    }
 }
 
 /// A selection policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Selection {
+    /// The paper's: definitions new on one side of the code–test boundary used by the other.
     DefUse,
+    /// NoCode-bench's input refinement: names new in both changes, minus documented ones.
+    Doc2Feat,
+    /// FEA-Bench's: every new function and class of the code change.
+    Fea,
+    /// SWE-bench Pro's human-written interface, matched to R (else `all-new`).
+    Pro,
+    /// Every new public definition of the code change.
+    AllNew,
+    /// String literals the code change adds and the test change asserts on (our extension).
+    Strings,
+    /// Nothing: the no-hint baseline.
     Empty,
 }
 
 impl Selection {
-    pub const ALL: [Selection; 2] = [Selection::DefUse, Selection::Empty];
+    pub const ALL: [Selection; 7] = [
+        Selection::DefUse,
+        Selection::Doc2Feat,
+        Selection::Fea,
+        Selection::Pro,
+        Selection::AllNew,
+        Selection::Strings,
+        Selection::Empty,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Selection::DefUse => "defuse",
+            Selection::Doc2Feat => "doc2feat",
+            Selection::Fea => "fea",
+            Selection::Pro => "pro",
+            Selection::AllNew => "all-new",
+            Selection::Strings => "strings",
             Selection::Empty => "empty",
         }
     }
@@ -141,12 +295,33 @@ impl FromStr for Selection {
     }
 }
 
-/// Runs a selection policy on a task.
+/// Runs a selection policy on a task with no dataset fields and default options.
 pub fn select(db: &dyn Db, task: &Task<'_>, policy: Selection) -> Vec<Identifier> {
-    match policy {
+    select_with(db, task, &TaskFields::default(), policy, &SelectOptions::default())
+}
+
+/// Runs a selection policy on a task.
+pub fn select_with(
+    db: &dyn Db,
+    task: &Task<'_>,
+    fields: &TaskFields<'_>,
+    policy: Selection,
+    options: &SelectOptions,
+) -> Vec<Identifier> {
+    let mut ids = match policy {
         Selection::DefUse => defuse::select(db, task),
+        Selection::Doc2Feat => doc2feat::select(db, task, fields),
+        Selection::Fea => fea::select(db, task, options),
+        Selection::Pro => match fields.interface {
+            Some(text) => pro::select(db, task, text),
+            None => allnew::select(db, task),
+        },
+        Selection::AllNew => allnew::select(db, task),
+        Selection::Strings => strings::select(db, task),
         Selection::Empty => Vec::new(),
-    }
+    };
+    facts::annotate(db, task, &mut ids);
+    ids
 }
 
 /// Whether `name` occurs in `text` as a whole identifier (not inside a longer one).
@@ -182,5 +357,11 @@ mod tests {
             assert_eq!(s.as_str().parse::<Selection>(), Ok(s));
         }
         assert!("nope".parse::<Selection>().unwrap_err().contains("known: defuse"));
+    }
+
+    #[test]
+    fn compat_parses() {
+        assert_eq!("fea".parse::<Compat>(), Ok(Compat::Fea));
+        assert!("swe".parse::<Compat>().is_err());
     }
 }

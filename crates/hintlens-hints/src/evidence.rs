@@ -1,0 +1,39 @@
+//! Where the test change touches a name: the evidence policies other than DefUse attach to
+//! what they select, so a reader sees which of their identifiers the tests actually use.
+
+use crate::newdefs::changed_files;
+use crate::{Evidence, Identifier, Task};
+use hintlens_db::{Db, file_index};
+use std::collections::{HashMap, HashSet};
+
+/// Uses on the lines the test change adds, by simple name.
+pub(crate) struct TestUses {
+    by_name: HashMap<String, Vec<Evidence>>,
+}
+
+impl TestUses {
+    pub fn of(db: &dyn Db, task: &Task<'_>) -> TestUses {
+        let mut by_name: HashMap<String, Vec<Evidence>> = HashMap::new();
+        for changed in changed_files(task, task.test) {
+            let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
+            for u in file_index(db, changed.file).uses.iter().filter(|u| added.contains(&u.span.start.line)) {
+                by_name
+                    .entry(u.name.clone())
+                    .or_default()
+                    .push(Evidence { path: changed.path.to_owned(), line: u.span.start.line + 1 });
+            }
+        }
+        for sites in by_name.values_mut() {
+            sites.sort();
+            sites.dedup();
+        }
+        TestUses { by_name }
+    }
+
+    /// Sets each identifier's evidence to the test lines that use its name.
+    pub fn attach(&self, ids: &mut [Identifier]) {
+        for id in ids {
+            id.evidence = self.by_name.get(&id.name).cloned().unwrap_or_default();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Building [`Identifier`]s for the policies other than DefUse. Repository facts are left at
+//! zero here: [`crate::facts::annotate`] fills them for every policy alike.
+
+use crate::{Direction, Entity, Identifier, Resolution};
+use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
+use hintlens_syntax::{DefId, DefKind, file_definition_name};
+
+/// The identifier of one definition of `file` (at `path` in R).
+pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file: bool, id: DefId) -> Identifier {
+    let index = file_index(db, file);
+    let def = index.definition(id);
+    let parent = def.parent.map(|p| {
+        let pd = index.definition(p);
+        (qualified_name(db, path, file, &pd.local_name), pd.kind, pd.signature.clone())
+    });
+    Identifier {
+        qualified_name: qualified_name(db, path, file, &def.local_name),
+        local_name: def.local_name.clone(),
+        line: def.name_span.start.line + 1,
+        signature: def.signature.clone(),
+        doc: def.doc.clone(),
+        parent: parent.as_ref().map(|(q, _, _)| q.clone()),
+        parent_decl: parent.map(|(_, k, s)| (k, s)),
+        ..entry(&def.name, def.kind, Entity::Definition, path, is_new_file)
+    }
+}
+
+/// The module a new file is, as a definition of kind `file` — unless the file is just the
+/// home of a type of the same name (a Java `Foo.java` declaring `class Foo`), which stands for
+/// it (the rule DefUse follows too).
+pub(crate) fn file(db: &dyn Db, path: &str, file: SourceFile, is_new_file: bool) -> Option<Identifier> {
+    let index = file_index(db, file);
+    let module = module_name(db, path, file);
+    let name = file_definition_name(&module);
+    if index.definitions.iter().any(|d| d.parent.is_none() && d.name == name && d.kind.is_type()) {
+        return None;
+    }
+    Some(self::module(db, path, file, is_new_file))
+}
+
+/// The module a file is, as a definition of kind `file`.
+pub(crate) fn module(db: &dyn Db, path: &str, file: SourceFile, is_new_file: bool) -> Identifier {
+    let module = module_name(db, path, file);
+    let mut id = entry(file_definition_name(&module), DefKind::File, Entity::Definition, path, is_new_file);
+    id.qualified_name = module;
+    id.doc.clone_from(&file_index(db, file).doc);
+    id.line = 1;
+    id
+}
+
+/// An identifier that knows only its name, kind and place: the start of every other builder,
+/// and the whole of an entry that is no definition of R.
+pub(crate) fn entry(name: &str, kind: DefKind, entity: Entity, path: &str, is_new_file: bool) -> Identifier {
+    Identifier {
+        name: name.to_owned(),
+        qualified_name: name.to_owned(),
+        kind,
+        path: path.to_owned(),
+        line: 0,
+        is_new_file,
+        signature: String::new(),
+        parent: None,
+        parent_decl: None,
+        direction: Direction::CodeToTest,
+        resolution: Resolution::Name,
+        evidence: Vec::new(),
+        base_occurrences: 0,
+        in_problem_statement: false,
+        necessity: 0,
+        doc: None,
+        entity,
+        local_name: String::new(),
+    }
+}
+
+/// Deterministic order for every policy: by path, then position, then name.
+pub(crate) fn sort(ids: &mut [Identifier]) {
+    ids.sort_by(|a, b| (&a.path, a.line, &a.qualified_name, a.kind).cmp(&(&b.path, b.line, &b.qualified_name, b.kind)));
+}

@@ -1,0 +1,48 @@
+//! Which files of the work tree belong to the reference: everything git would not ignore,
+//! below the root, outside `.git`.
+
+use ignore::{IncrementalIgnore, WalkBuilder};
+use std::path::{Path, PathBuf};
+
+/// The same rules for the initial walk and for files created later.
+fn builder(root: &Path) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(root);
+    // Dot files are tracked like any other (`.github/scripts/x.py`); ignore files above the
+    // repository root do not apply to it, as in git.
+    builder.hidden(false).parents(false).follow_links(false);
+    builder
+}
+
+/// Every regular file of the work tree that git would not ignore.
+pub(crate) fn walk(root: &Path) -> Vec<PathBuf> {
+    builder(root)
+        .filter_entry(|entry| entry.file_name() != ".git")
+        .build()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
+        .map(ignore::DirEntry::into_path)
+        .collect()
+}
+
+/// Decides about single paths the way [`walk`] does, for files that appear later.
+pub(crate) struct Ignores {
+    root: PathBuf,
+    matcher: IncrementalIgnore,
+}
+
+impl Ignores {
+    pub(crate) fn new(root: &Path) -> Ignores {
+        let matcher = builder(root).build_matchers().pop().expect("one matcher per root");
+        Ignores { root: root.to_owned(), matcher }
+    }
+
+    /// Whether the repository path `path` is outside the reference (ignored, or git's own).
+    pub(crate) fn is_ignored(&mut self, path: &str) -> bool {
+        path == ".git" || path.starts_with(".git/") || self.matcher.matched(path, false).is_ignore()
+    }
+
+    /// Forgets the ignore files read so far; called when one of them changes.
+    pub(crate) fn reload(&mut self) {
+        *self = Ignores::new(&self.root);
+    }
+}

@@ -1,0 +1,126 @@
+//! Settings and the indexing runs they start.
+
+use super::{Event, Outgoing, Server, Status};
+use crate::config::{CONFIG_FILE, Config, Settings};
+use crate::indexer::{self, Indexed, Job};
+use crate::tree::Tree;
+use crate::world::Statement;
+use lsp_types::request as r;
+use lsp_types::{ConfigurationItem, ConfigurationParams, MessageType};
+use std::sync::Arc;
+
+impl Server {
+    pub(super) fn read_settings_file(&self) -> Settings {
+        let Some(text) = self.current_text(CONFIG_FILE) else { return Settings::default() };
+        Settings::from_toml(&text).unwrap_or_else(|e| {
+            self.show(MessageType::WARNING, e);
+            Settings::default()
+        })
+    }
+
+    pub(super) fn ask_configuration(&mut self) {
+        let params = ConfigurationParams {
+            items: vec![ConfigurationItem { scope_uri: None, section: Some("hintlens".to_owned()) }],
+        };
+        self.request::<r::WorkspaceConfiguration>(params, Outgoing::Configuration);
+    }
+
+    /// Recomputes the settings from their layers and acts on what changed.
+    pub(super) fn reconfigure(&mut self) {
+        let layers = [(CONFIG_FILE, &self.file_settings), ("hintlens settings", &self.editor_settings)];
+        let (config, warnings) = Config::resolve(&layers);
+        for warning in warnings {
+            self.show(MessageType::WARNING, warning);
+        }
+        let base_changed = config.base != self.config.base || self.index_job == 0;
+        self.config = Arc::new(config);
+        self.reload_statement();
+        if let Some(Statement { path, text: None }) = &self.statement {
+            self.show(MessageType::WARNING, format!("the task statement {path} does not exist"));
+        }
+        if base_changed {
+            self.start_indexing();
+        } else {
+            self.rebuild_world();
+        }
+    }
+
+    pub(super) fn reload_statement(&mut self) {
+        self.statement =
+            self.config.statement.clone().map(|path| Statement { text: self.current_text(&path).map(Arc::from), path });
+    }
+
+    pub(super) fn start_indexing(&mut self) {
+        let (Some(repository), Some(root)) = (self.repository.clone(), self.root.clone()) else { return };
+        if !matches!(self.status, Status::Indexing { .. }) || self.index_job == 0 {
+            self.begin_progress();
+        }
+        self.status = Status::Indexing { done: 0, total: 0 };
+        self.index_job += 1;
+        let job_id = self.index_job;
+        let job = Job { repository, root, base: self.config.base.clone(), scan: self.tree.is_none() };
+        let hold = self.hold_indexing.take();
+        let (progress, finish) = (self.events.clone(), self.events.clone());
+        indexer::spawn(
+            job,
+            self.db.clone(),
+            hold,
+            move |done, total| {
+                let _ = progress.send(Event::IndexProgress { job: job_id, done, total });
+            },
+            move |outcome| {
+                let _ = finish.send(Event::Indexed { job: job_id, outcome });
+            },
+        );
+    }
+
+    /// Re-indexes when git moved the base (a commit, a checkout), or when indexing failed and
+    /// the repository changed since (the base may exist now).
+    pub(super) fn check_base_moved(&mut self) {
+        let Some(repository) = &self.repository else { return };
+        let moved = match (&self.status, &self.tree) {
+            (Status::Failed(_), _) => true,
+            (Status::Ready, Some(tree)) => {
+                repository.resolve_commit(&self.config.base).is_ok_and(|commit| commit != tree.base().commit)
+            }
+            _ => false,
+        };
+        if moved {
+            self.start_indexing();
+        }
+    }
+
+    pub(super) fn install(&mut self, indexed: Indexed) {
+        let message = match &indexed.scanned {
+            Some(scanned) => format!(
+                "indexed {} files at {} and {} in the work tree",
+                indexed.base.index.len(),
+                self.config.base,
+                scanned.len()
+            ),
+            None => format!("indexed {} files at {}", indexed.base.index.len(), self.config.base),
+        };
+        match (self.tree.as_mut(), indexed.scanned) {
+            (Some(tree), None) => tree.rebase(&self.db, indexed.base),
+            (_, Some(scanned)) => {
+                self.tree = Some(Tree::new(&self.db, indexed.base, scanned));
+                // Buffers opened and files changed while the work tree was being read.
+                let mut paths = std::mem::take(&mut self.changed_while_scanning);
+                paths.extend(self.documents.keys().cloned());
+                for path in paths {
+                    self.sync_file(&path);
+                }
+            }
+            (None, None) => unreachable!("a job runs without scanning only once the work tree is known"),
+        }
+        self.status = Status::Ready;
+        self.end_progress(message);
+        self.rebuild_world();
+    }
+
+    pub(super) fn fail(&mut self, message: String) {
+        self.show(MessageType::ERROR, format!("hintlens: {message}"));
+        self.status = Status::Failed(message.clone());
+        self.end_progress(message);
+    }
+}

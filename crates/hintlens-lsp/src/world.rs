@@ -1,0 +1,131 @@
+//! One immutable state of the analysis — a *generation* — as read-only requests see it.
+//!
+//! The main thread builds a new [`World`] after every change; workers get an `Arc` of it and
+//! their own database handle. Everything here is plain data except the selections, computed by
+//! the first worker that needs them and shared by every later request of the generation.
+
+use crate::config::Config;
+use crate::dispatch::RequestError;
+use crate::paths::Root;
+use crate::target::Target;
+use hintlens_db::{Database, SnapshotIndex, SourceFile};
+use hintlens_hints::{Identifier, Selection, Task, select};
+use hintlens_snapshot::{ChangeSet, ObjectId, Snapshot};
+use lsp_types::Uri;
+use std::collections::HashSet;
+use std::sync::{Arc, OnceLock};
+
+/// The base revision, indexed.
+pub(crate) struct Base {
+    pub commit: ObjectId,
+    pub snapshot: Snapshot,
+    pub index: SnapshotIndex,
+}
+
+/// The task statement file and its current text (`None`: the file does not exist).
+#[derive(Clone)]
+pub(crate) struct Statement {
+    pub path: String,
+    pub text: Option<Arc<str>>,
+}
+
+pub(crate) struct World {
+    pub generation: u64,
+    pub root: Root,
+    pub base: Arc<Base>,
+    pub reference: SnapshotIndex,
+    pub code: ChangeSet,
+    pub test: ChangeSet,
+    pub config: Arc<Config>,
+    pub statement: Option<Statement>,
+    /// Paths of open documents, so that a buffer no frontend claims is known (and empty)
+    /// rather than unknown.
+    pub open: HashSet<String>,
+    /// Each policy's selection in [`Selection::ALL`] order, computed on first use: an edit
+    /// recomputes only what the next requests ask for (lenses need only the configured policy).
+    pub selections: [OnceLock<Arc<Vec<Identifier>>>; Selection::ALL.len()],
+}
+
+/// A document a request names.
+pub(crate) struct Document {
+    pub path: String,
+    /// `None` for an open document that no frontend indexes (the statement, notes).
+    pub file: Option<SourceFile>,
+}
+
+impl World {
+    pub(crate) fn task(&self) -> Task<'_> {
+        Task {
+            base: &self.base.index,
+            reference: &self.reference,
+            code: &self.code,
+            test: &self.test,
+            problem_statement: self.statement.as_ref().and_then(|s| s.text.as_deref()).unwrap_or_default(),
+        }
+    }
+
+    /// One policy's selection, computed once per generation.
+    pub(crate) fn selection(&self, db: &Database, policy: Selection) -> Arc<Vec<Identifier>> {
+        let slot = Selection::ALL.iter().position(|&p| p == policy).expect("every policy is in Selection::ALL");
+        self.selections[slot].get_or_init(|| Arc::new(select(db, &self.task(), policy))).clone()
+    }
+
+    /// Every policy's selection.
+    pub(crate) fn all_selections(&self, db: &Database) -> Selections {
+        Selections(Selection::ALL.into_iter().map(|policy| (policy, self.selection(db, policy))).collect())
+    }
+
+    pub(crate) fn document(&self, uri: &Uri) -> Result<Document, RequestError> {
+        let Some(path) = self.root.relative_uri(uri) else {
+            return Err(RequestError::invalid_params(format!(
+                "unknown document {}: not a file in the workspace {}",
+                uri.as_str(),
+                self.root.path().display()
+            )));
+        };
+        match self.reference.get(&path) {
+            Some(file) => Ok(Document { path, file: Some(file) }),
+            None if self.open.contains(&path) => Ok(Document { path, file: None }),
+            None => Err(RequestError::invalid_params(format!(
+                "unknown document {}: not a source file of the work tree that hintlens indexes",
+                uri.as_str()
+            ))),
+        }
+    }
+}
+
+/// What each policy selected.
+pub(crate) struct Selections(Vec<(Selection, Arc<Vec<Identifier>>)>);
+
+/// An identifier a hover target names, with every policy that selects it.
+pub(crate) struct Found<'s> {
+    /// DefUse's entry where DefUse selects it: it carries the crossing and its evidence.
+    pub identifier: &'s Identifier,
+    pub policies: Vec<Selection>,
+}
+
+impl Selections {
+    /// The identifiers `target` (in the file at `path`) names: for a definition, that very
+    /// definition; for a use, every selected definition of that simple name, as DefUse matches.
+    pub(crate) fn matching(&self, path: &str, target: &Target<'_>) -> Vec<Found<'_>> {
+        let mut found: Vec<Found<'_>> = Vec::new();
+        for (policy, ids) in &self.0 {
+            for id in ids.iter().filter(|id| target.names(path, id)) {
+                let same = |f: &&mut Found<'_>| {
+                    (&f.identifier.path, &f.identifier.qualified_name, f.identifier.kind)
+                        == (&id.path, &id.qualified_name, id.kind)
+                };
+                match found.iter_mut().find(same) {
+                    Some(f) => {
+                        f.policies.push(*policy);
+                        if *policy == Selection::DefUse {
+                            f.identifier = id;
+                        }
+                    }
+                    None => found.push(Found { identifier: id, policies: vec![*policy] }),
+                }
+            }
+        }
+        found
+    }
+}

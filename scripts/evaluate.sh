@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Acceptance on real benchmark data (run by hand; the test suite never reads this data).
+#
+#   scripts/evaluate.sh BENCHMARKS_DIR MIRRORS_DIR OUT_DIR
+#
+# BENCHMARKS_DIR holds fea-bench/recon_*.jsonl and swe-bench-pro/{instances,patches_*}.jsonl;
+# MIRRORS_DIR holds bare clones as <owner>+<name>/repo. Writes results, agreement and
+# statistics reports to OUT_DIR. `--reference auto` reads R from the record's head commit when a
+# reconstructed patch does not apply at its base (one FEA task); the record notes it.
+set -euo pipefail
+bench=${1:?benchmarks dir}
+mirrors=${2:?mirrors dir}
+out=${3:?output dir}
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+cargo build --release -p hintlens-cli
+hintlens=target/release/hintlens
+
+repo_args() {
+    # One --repo override per repository named in the dataset.
+    python3 -c 'import json,sys; print("\n".join(sorted({json.loads(l)["repo"] for l in open(sys.argv[1])})))' "$1" |
+        while read -r repo; do printf -- '--repo\n%s=%s/%s/repo\n' "$repo" "$mirrors" "${repo/\//+}"; done
+}
+
+# FEA-Bench: every recon task, FEA's rule reproduced, against the released new_components.
+cat "$bench"/fea-bench/recon_*.jsonl > "$out/fea.jsonl"
+mapfile -t fea_repos < <(repo_args "$out/fea.jsonl")
+"$hintlens" batch "$out/fea.jsonl" "${fea_repos[@]}" --reference auto --compat fea \
+    --selection fea --selection defuse --selection doc2feat --selection all-new \
+    --projection fea-brief --projection fea-detailed --projection declaration --out "$out/fea-results.jsonl"
+"$hintlens" agree "$out/fea-results.jsonl" --selection fea --reference new_components > "$out/fea-agree.md"
+"$hintlens" agree "$out/fea-results.jsonl" --selection defuse --reference new_components > "$out/fea-defuse-agree.md"
+"$hintlens" stats "$out/fea-results.jsonl" > "$out/fea-stats.md"
+# The renderings byte for byte: how many tasks' fea-brief/fea-detailed equal the released text.
+python3 - "$out/fea-results.jsonl" "$out/fea.jsonl" > "$out/fea-renderings.txt" <<'PY'
+import json, sys
+released = {r["instance_id"]: r for r in map(json.loads, open(sys.argv[2]))}
+same = {"brief": 0, "detailed": 0}
+results = [json.loads(l) for l in open(sys.argv[1])]
+for r in results:
+    rel = released[r["instance_id"]]
+    for kind in same:
+        ok = r["hints"].get(f"fea+fea-{kind}") == rel[f"definitions_{kind}"]
+        same[kind] += ok
+        if not ok:
+            print(f"{r['instance_id']}: fea-{kind} differs")
+print(f"identical fea-brief {same['brief']}/{len(results)}, fea-detailed {same['detailed']}/{len(results)}")
+PY
+
+# SWE-bench Pro, qutebrowser: patches joined with the official interface and requirements.
+scripts/join_pro.py "$bench/swe-bench-pro/patches_qutebrowser+qutebrowser.jsonl" \
+    "$bench/swe-bench-pro/instances.jsonl" > "$out/pro-qutebrowser.jsonl"
+mapfile -t pro_repos < <(repo_args "$out/pro-qutebrowser.jsonl")
+"$hintlens" batch "$out/pro-qutebrowser.jsonl" "${pro_repos[@]}" --reference auto \
+    --selection defuse --selection pro --selection doc2feat --selection fea --selection all-new --selection strings \
+    --projection declaration --projection pro --projection pro-interface --out "$out/pro-results.jsonl" || true
+"$hintlens" agree "$out/pro-results.jsonl" --selection defuse --reference interface > "$out/pro-defuse-agree.md"
+"$hintlens" agree "$out/pro-results.jsonl" --selection pro --reference interface > "$out/pro-pro-agree.md"
+"$hintlens" stats "$out/pro-results.jsonl" > "$out/pro-stats.md"
+echo "reports in $out"
