@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Creates the small task repository the editor end-to-end tests run against.
+#
+#   make-task-repo.sh DIR
+#
+# DIR (created if missing, must be empty) becomes a git repository whose HEAD
+# (the base revision) has pkg/text.py defining `shout` and a test of it; the
+# work tree then holds the reference state, uncommitted:
+#   - code change: pkg/text.py adds `def slugify(title, sep="-")`
+#   - test change: tests/test_text.py imports and calls `slugify`
+#   - task.md, a problem statement that does not mention `slugify`
+#     (untracked; used by tests that configure `statement`)
+set -euo pipefail
+
+dir=${1:?usage: make-task-repo.sh DIR}
+mkdir -p "$dir"
+cd "$dir"
+if [ -n "$(ls -A .)" ]; then
+    echo "make-task-repo.sh: $dir is not empty" >&2
+    exit 2
+fi
+
+git_() {
+    git -c user.name=hintlens-test -c user.email=hintlens-test@example.invalid \
+        -c commit.gpgsign=false -c init.defaultBranch=main -c core.autocrlf=false "$@"
+}
+
+git_ init -q
+mkdir -p pkg tests
+
+cat > pkg/__init__.py <<'PY'
+PY
+cat > pkg/text.py <<'PY'
+def shout(text):
+    return text.upper() + "!"
+PY
+cat > tests/__init__.py <<'PY'
+PY
+cat > tests/test_text.py <<'PY'
+from pkg.text import shout
+
+
+def test_shout():
+    assert shout("hi") == "HI!"
+PY
+git_ add -A
+git_ commit -q -m "base"
+
+cat > pkg/text.py <<'PY'
+def shout(text):
+    return text.upper() + "!"
+
+
+def slugify(title, sep="-"):
+    return sep.join(title.lower().split())
+PY
+cat > tests/test_text.py <<'PY'
+from pkg.text import shout, slugify
+
+
+def test_shout():
+    assert shout("hi") == "HI!"
+
+
+def test_slugify():
+    assert slugify("Hello World") == "hello-world"
+    assert slugify("Hello World", sep="_") == "hello_world"
+PY
+cat > task.md <<'MD'
+# Turn titles into URL fragments
+
+Page titles should be usable in URLs: lower-case them and join the words with a dash,
+or with another separator the caller chooses.
+MD
