@@ -2,24 +2,9 @@
 //! record saying what and where, the run goes on, and the exit status tells.
 
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn hintlens() -> Command {
-    // Integration tests live in target/<profile>/deps; the binary one level up.
-    let mut path = std::env::current_exe().unwrap();
-    path.pop();
-    if path.ends_with("deps") {
-        path.pop();
-    }
-    let exe = path.join(format!("hintlens{}", std::env::consts::EXE_SUFFIX));
-    assert!(exe.exists(), "{} is missing: build the workspace (cargo test --workspace builds it)", exe.display());
-    Command::new(exe)
-}
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchmarks-data/example")
-}
+use hintlens_tests::{example, hintlens};
+use std::process::Output;
 
 fn example_tasks() -> Vec<Value> {
     std::fs::read_to_string(example().join("tasks.jsonl"))

@@ -2,25 +2,10 @@
 //! the shipped example: every selection × projection lands in a record, a configured stand-in
 //! provider fills `declaration-doc`, and `stats` and `agree` read the results back.
 
+use hintlens_tests::{example, hintlens};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn hintlens() -> Command {
-    // Integration tests live in target/<profile>/deps; the binary one level up.
-    let mut path = std::env::current_exe().unwrap();
-    path.pop();
-    if path.ends_with("deps") {
-        path.pop();
-    }
-    let exe = path.join(format!("hintlens{}", std::env::consts::EXE_SUFFIX));
-    assert!(exe.exists(), "{} is missing: build the workspace (cargo test --workspace builds it)", exe.display());
-    Command::new(exe)
-}
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchmarks-data/example")
-}
 
 fn run(cmd: &mut Command) -> Output {
     let output = cmd.output().unwrap();

@@ -273,3 +273,21 @@ pub fn check_file(path: &Path) -> Result<String, String> {
     let defuse = outcome.selections.get("defuse").cloned().unwrap_or_default();
     Ok(render(&defuse, Projection::Declaration))
 }
+
+/// The `hintlens` binary of this build, for command-line tests.
+pub fn hintlens() -> std::process::Command {
+    // Integration tests live in target/<profile>/deps; the binary one level up.
+    let mut path = std::env::current_exe().expect("the test's own path");
+    path.pop();
+    if path.ends_with("deps") {
+        path.pop();
+    }
+    let exe = path.join(format!("hintlens{}", std::env::consts::EXE_SUFFIX));
+    assert!(exe.exists(), "{} is missing: build the workspace (cargo test --workspace builds it)", exe.display());
+    std::process::Command::new(exe)
+}
+
+/// The example benchmark shipped in `benchmarks-data/example`.
+pub fn example() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchmarks-data/example")
+}
