@@ -3,6 +3,12 @@
 #
 #   scripts/evaluate.sh BENCHMARKS_DIR MIRRORS_DIR OUT_DIR
 #
+# First, per dataset (SWE-bench Pro qutebrowser, FEA-Bench, NoCode-bench, Multi-SWE-bench Java):
+# tasks ok / error with the reasons, DefUse non-empty tasks, mean identifiers per non-empty task
+# and wall time, with the reference built from the patches and with `--reference auto`. Then
+# the policy reports: FEA-Bench agreement and renderings, SWE-bench Pro interface agreement,
+# Table 2 statistics.
+#
 # BENCHMARKS_DIR holds fea-bench/recon_*.jsonl and swe-bench-pro/{instances,patches_*}.jsonl;
 # MIRRORS_DIR holds bare clones as <owner>+<name>/repo. Writes results, agreement and
 # statistics reports to OUT_DIR. `--reference auto` reads R from the record's head commit when a
@@ -22,8 +28,31 @@ repo_args() {
         while read -r repo; do printf -- '--repo\n%s=%s/%s/repo\n' "$repo" "$mirrors" "${repo/\//+}"; done
 }
 
+python3 scripts/prepare-benchmarks.py "$bench" "$out/datasets"
+for ds in swe-bench-pro-qutebrowser fea-bench nocode-bench multi-swe-bench-java; do
+    mapfile -t repos < <(repo_args "$out/datasets/$ds.jsonl")
+    for reference in patches auto; do
+        start=$(date +%s.%N)
+        "$hintlens" batch "$out/datasets/$ds.jsonl" "${repos[@]}" --reference "$reference" \
+            --out "$out/$ds-$reference.jsonl" 2>"$out/$ds-$reference.log" || true
+        wall=$(echo "$(date +%s.%N) - $start" | bc)
+        python3 - "$out/$ds-$reference.jsonl" "$ds --reference $reference" "$wall" <<'PY'
+import collections, json, sys
+path, label, wall = sys.argv[1], sys.argv[2], float(sys.argv[3])
+records = [json.loads(l) for l in open(path)]
+ok = [r for r in records if r["status"] == "ok"]
+non_empty = [r for r in ok if r["selections"].get("defuse")]
+ids = sum(len(r["selections"]["defuse"]) for r in non_empty)
+errors = collections.Counter(r["error"]["kind"] for r in records if r["status"] != "ok")
+mean = ids / len(non_empty) if non_empty else 0
+print(f"{label}: {len(records)} tasks, {len(ok)} ok, {len(records) - len(ok)} error {dict(errors)}, "
+      f"defuse non-empty {len(non_empty)}, mean {mean:.2f} per non-empty task, wall {wall:.1f}s")
+PY
+    done
+done
+
 # FEA-Bench: every recon task, FEA's rule reproduced, against the released new_components.
-cat "$bench"/fea-bench/recon_*.jsonl > "$out/fea.jsonl"
+cp "$out/datasets/fea-bench.jsonl" "$out/fea.jsonl"
 mapfile -t fea_repos < <(repo_args "$out/fea.jsonl")
 "$hintlens" batch "$out/fea.jsonl" "${fea_repos[@]}" --reference auto --compat fea \
     --selection fea --selection defuse --selection doc2feat --selection all-new \
@@ -48,8 +77,7 @@ print(f"identical fea-brief {same['brief']}/{len(results)}, fea-detailed {same['
 PY
 
 # SWE-bench Pro, qutebrowser: patches joined with the official interface and requirements.
-scripts/join_pro.py "$bench/swe-bench-pro/patches_qutebrowser+qutebrowser.jsonl" \
-    "$bench/swe-bench-pro/instances.jsonl" > "$out/pro-qutebrowser.jsonl"
+cp "$out/datasets/swe-bench-pro-qutebrowser.jsonl" "$out/pro-qutebrowser.jsonl"
 mapfile -t pro_repos < <(repo_args "$out/pro-qutebrowser.jsonl")
 "$hintlens" batch "$out/pro-qutebrowser.jsonl" "${pro_repos[@]}" --reference auto \
     --selection defuse --selection pro --selection doc2feat --selection fea --selection all-new --selection strings \

@@ -283,7 +283,7 @@ pub fn hintlens() -> std::process::Command {
         path.pop();
     }
     let exe = path.join(format!("hintlens{}", std::env::consts::EXE_SUFFIX));
-    assert!(exe.exists(), "{} is missing: build the workspace (cargo test --workspace builds it)", exe.display());
+    assert!(exe.exists(), "{} is missing: run `cargo build -p hintlens-cli` first (scripts/test does)", exe.display());
     std::process::Command::new(exe)
 }
 
