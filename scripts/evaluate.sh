@@ -23,9 +23,17 @@ cargo build --release -p hintlens-cli
 hintlens=target/release/hintlens
 
 repo_args() {
-    # One --repo override per repository named in the dataset.
-    python3 -c 'import json,sys; print("\n".join(sorted({json.loads(l)["repo"] for l in open(sys.argv[1])})))' "$1" |
-        while read -r repo; do printf -- '--repo\n%s=%s/%s/repo\n' "$repo" "$mirrors" "${repo/\//+}"; done
+    # One --repo override per repository named in the dataset; benchmarks disagree with GitHub
+    # on case (`fasterxml` vs `FasterXML`), so mirrors are matched case-insensitively.
+    python3 - "$1" "$mirrors" <<'PY'
+import json, os, sys
+dataset, mirrors = sys.argv[1], sys.argv[2]
+folders = {name.lower(): name for name in os.listdir(mirrors)}
+for repo in sorted({json.loads(l)["repo"] for l in open(dataset)}):
+    folder = folders.get(repo.replace("/", "+").lower(), repo.replace("/", "+"))
+    print("--repo")
+    print(f"{repo}={mirrors}/{folder}/repo")
+PY
 }
 
 python3 scripts/prepare-benchmarks.py "$bench" "$out/datasets"

@@ -47,26 +47,40 @@ pub fn file_index(db: &dyn Db, file: SourceFile) -> FileIndex {
 #[salsa::tracked(returns(ref))]
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Names {
     let index = file_index(db, file);
-    let mut names: HashSet<Box<str>> = HashSet::with_capacity(index.definitions.len() + index.uses.len() / 2);
-    for d in &index.definitions {
-        names.insert(d.name.as_str().into());
-    }
-    for u in &index.uses {
-        if !names.contains(u.name.as_str()) {
-            names.insert(u.name.as_str().into());
-        }
-    }
-    Names(names)
+    let names = index.definitions.iter().map(|d| d.name.as_str()).chain(index.uses.iter().map(|u| u.name.as_str()));
+    Names::new(names)
 }
 
-/// A set of identifier names. A newtype so that salsa can compare it for backdating.
+/// A set of identifier names, kept as sorted 64-bit hashes: built for every file of every
+/// snapshot, so it must cost no allocation per name (a collision would only overcount an
+/// occurrence, at odds of about one in 2⁶⁴ per lookup).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Names(pub HashSet<Box<str>>);
+pub struct Names(Box<[u64]>);
 
 impl Names {
-    pub fn contains(&self, name: &str) -> bool {
-        self.0.contains(name)
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Names {
+        let mut hashes: Vec<u64> = names.into_iter().map(name_hash).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        Names(hashes.into())
     }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.0.binary_search(&name_hash(name)).is_ok()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// FNV-1a: fast on the short strings identifiers are, and stable across runs.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 /// A snapshot file some frontend claims.
@@ -250,4 +264,18 @@ pub fn module_name(db: &dyn Db, path: &str, file: SourceFile) -> String {
 /// The repository-wide qualified name of a definition of `file` with the given local name.
 pub fn qualified_name(db: &dyn Db, path: &str, file: SourceFile, local_name: &str) -> String {
     db.frontend(file.language(db)).qualified_name(path, file_index(db, file), local_name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Names;
+
+    #[test]
+    fn names_answer_membership_without_storing_strings() {
+        let names = Names::new(["fetch", "strict", "fetch", "Widget"]);
+        assert_eq!(names.len(), 3);
+        assert!(names.contains("fetch") && names.contains("strict") && names.contains("Widget"));
+        assert!(!names.contains("widget") && !names.contains("") && !names.contains("fetc"));
+        assert!(Names::new([]).is_empty());
+    }
 }
