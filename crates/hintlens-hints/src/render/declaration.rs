@@ -50,7 +50,13 @@ pub(super) fn render(identifiers: &[Identifier], notes: &Notes<'_>) -> String {
         }
         for (parent, members) in orphans {
             let (kind, _) = members[0].parent_decl.clone().unwrap_or((DefKind::Class, String::new()));
-            let short = parent.rsplit('.').next().unwrap_or(parent);
+            // Name the parent as its file does (`Client.get`, not just `get`): a parameter's
+            // callable is ambiguous without its class.
+            let short = members[0]
+                .local_name
+                .rsplit_once('.')
+                .map(|(owner, _)| owner)
+                .unwrap_or_else(|| parent.rsplit('.').next().unwrap_or(parent));
             let _ = writeln!(out, "  - in {} `{short}`:", def_kind_label(kind));
             for id in members {
                 writer.entry(&mut out, id, 2);
