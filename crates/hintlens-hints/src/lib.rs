@@ -288,11 +288,17 @@ impl fmt::Display for Selection {
 impl FromStr for Selection {
     type Err = String;
     fn from_str(s: &str) -> Result<Selection, String> {
-        Selection::ALL.into_iter().find(|p| p.as_str() == s).ok_or_else(|| {
-            let known: Vec<_> = Selection::ALL.iter().map(|p| p.as_str()).collect();
-            format!("unknown selection `{s}` (known: {})", known.join(", "))
-        })
+        parse_name(s, &Selection::ALL, |p| p.as_str(), "selection")
     }
+}
+
+/// One of a closed set of named values (policies, projections, report fields), or an error that
+/// lists them all.
+pub fn parse_name<T: Copy>(s: &str, all: &[T], name: impl Fn(T) -> &'static str, what: &str) -> Result<T, String> {
+    all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| {
+        let known: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        format!("unknown {what} `{s}` (known: {})", known.join(", "))
+    })
 }
 
 /// Runs a selection policy on a task with no dataset fields and default options.

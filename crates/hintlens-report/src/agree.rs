@@ -138,10 +138,7 @@ impl fmt::Display for ReferenceField {
 impl FromStr for ReferenceField {
     type Err = String;
     fn from_str(s: &str) -> Result<ReferenceField, String> {
-        ReferenceField::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| {
-            let known: Vec<_> = ReferenceField::ALL.iter().map(|r| r.as_str()).collect();
-            format!("unknown released field `{s}` (known: {})", known.join(", "))
-        })
+        hintlens_hints::parse_name(s, &ReferenceField::ALL, |r| r.as_str(), "released field")
     }
 }
 

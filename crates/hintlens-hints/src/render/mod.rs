@@ -87,10 +87,7 @@ impl fmt::Display for Projection {
 impl FromStr for Projection {
     type Err = String;
     fn from_str(s: &str) -> Result<Projection, String> {
-        Projection::ALL.into_iter().find(|p| p.as_str() == s).ok_or_else(|| {
-            let known: Vec<_> = Projection::ALL.iter().map(|p| p.as_str()).collect();
-            format!("unknown projection `{s}` (known: {})", known.join(", "))
-        })
+        crate::parse_name(s, &Projection::ALL, |p| p.as_str(), "projection")
     }
 }
 
