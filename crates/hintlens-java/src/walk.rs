@@ -1,6 +1,7 @@
 //! The single pass over a parsed file that produces its [`FileIndex`].
 //!
-//! The walk is iterative (a [`TreeCursor`] plus an explicit stack of ancestors), so no input
+//! The walk is iterative (an explicit stack of ancestors, stepping through named children by
+//! index, or with a [`TreeCursor`] over every token where the tree has errors), so no input
 //! nests deeply enough to overflow the call stack. Every decision about a node is made from the
 //! node, its field in the parent and the ancestor stack: tree-sitter's `parent()` and sibling
 //! lookups re-descend from the root and would make the walk quadratic.
@@ -74,6 +75,13 @@ struct Frame<'t> {
     doc: Option<Node<'t>>,
     /// Present on ERROR nodes only.
     recovery: Option<Box<Recovery<'t>>>,
+    /// The named walk's position among this node's named children: the next one to visit.
+    next: u32,
+    /// This node's named child count (named walk only).
+    count: u32,
+    /// Where the last child visited ends (named walk only): anonymous tokens the named walk
+    /// skips can only lie between it and the next one.
+    prev_end: usize,
 }
 
 /// Enough children to see `modifiers <T> Type name(`.
@@ -134,6 +142,102 @@ struct Walker<'s, 't> {
 
 impl<'t> Walker<'_, 't> {
     fn run(&mut self, root: Node<'t>) {
+        if self.check_errors { self.run_cursor(root) } else { self.run_named(root) }
+    }
+
+    /// The walk of an error-free tree: named children only, by index. Outside ERROR recovery
+    /// an anonymous token matters only by taking a pending Javadoc (`/** … */ ;`), which
+    /// [`Walker::token_between`] tells from the gap it leaves; a cursor would stop at every
+    /// token and hidden node instead.
+    fn run_named(&mut self, root: Node<'t>) {
+        let mut node = root;
+        loop {
+            let kind = self.g.kind(node);
+            let field = if kind == K::Identifier { self.identifier_field(node) } else { 0 };
+            let visit = self.enter(node, kind, field);
+            let count = if visit.descend { node.named_child_count() as u32 } else { 0 };
+            if count > 0 {
+                self.frames.push(Frame {
+                    node,
+                    kind,
+                    pushed_def: visit.def,
+                    scope_base: self.scope.len(),
+                    pending_doc: None,
+                    doc: visit.doc,
+                    recovery: None,
+                    next: 0,
+                    count,
+                    prev_end: node.start_byte(),
+                });
+            } else if visit.def {
+                self.scope.pop();
+            }
+            loop {
+                let Some(frame) = self.frames.last_mut() else {
+                    return;
+                };
+                if frame.next < frame.count {
+                    let i = frame.next;
+                    frame.next += 1;
+                    if let Some(child) = frame.node.named_child(i) {
+                        let prev_end = std::mem::replace(&mut frame.prev_end, child.end_byte());
+                        if frame.pending_doc.is_some()
+                            && !matches!(self.g.kind(child), K::BlockComment | K::LineComment)
+                            && token_between(self.src, frame.node, prev_end, child.start_byte())
+                        {
+                            // The token took the Javadoc, as in the cursor walk.
+                            frame.pending_doc = None;
+                        }
+                        node = child;
+                        break;
+                    }
+                    continue;
+                }
+                let frame = self.frames.pop().expect("a frame was just seen");
+                self.scope.truncate(frame.scope_base);
+                if frame.pushed_def {
+                    self.scope.pop();
+                }
+            }
+        }
+    }
+
+    /// The field of an identifier in the parent visited, as far as [`Walker::identifier`]
+    /// asks: the one field that parent's kind distinguishes, or 0.
+    fn identifier_field(&self, node: Node<'t>) -> u16 {
+        let g = self.g;
+        let Some(parent) = self.frames.last() else {
+            return 0;
+        };
+        let field = match parent.kind {
+            K::MethodInvocation
+            | K::Annotation
+            | K::MarkerAnnotation
+            | K::ClassDeclaration
+            | K::InterfaceDeclaration
+            | K::EnumDeclaration
+            | K::RecordDeclaration
+            | K::AnnotationTypeDeclaration
+            | K::MethodDeclaration
+            | K::ConstructorDeclaration
+            | K::CompactConstructorDeclaration
+            | K::AnnotationTypeElementDeclaration
+            | K::EnumConstant
+            | K::VariableDeclarator
+            | K::FormalParameter
+            | K::LocalBinder
+            | K::Error => g.name,
+            K::FieldAccess => g.field,
+            K::ElementValuePair => g.key,
+            K::AssignmentExpression => g.left,
+            K::LambdaExpression => g.parameters,
+            _ => return 0,
+        };
+        if parent.node.child_by_field_id(field) == Some(node) { field } else { 0 }
+    }
+
+    /// The walk of a tree with errors: every child, tokens included, which recovery reads.
+    fn run_cursor(&mut self, root: Node<'t>) {
         let mut cursor = root.walk();
         loop {
             let node = cursor.node();
@@ -157,6 +261,9 @@ impl<'t> Walker<'_, 't> {
                     doc: visit.doc,
                     recovery: (kind == K::Error)
                         .then(|| Box::new(Recovery { recent: [None; RECENT], header: None, braces: Vec::new() })),
+                    next: 0,
+                    count: 0,
+                    prev_end: 0,
                 });
                 continue;
             }
@@ -919,6 +1026,32 @@ fn takes_doc(kind: K) -> bool {
 fn span_between(first: Node, last: Node) -> Span {
     let (start, end) = (first.start_position(), last.end_position());
     span(first.start_byte(), last.end_byte(), (start.row, start.column), (end.row, end.column))
+}
+
+/// Whether an anonymous child of `parent` lies within `from..to`, the gap between two of its
+/// named children. Tokens are never empty or all whitespace in an error-free tree, so a gap of
+/// whitespace holds none; anything else (rare) is looked up.
+fn token_between(src: &[u8], parent: Node, from: usize, to: usize) -> bool {
+    let gap = src.get(from..to).unwrap_or_default();
+    if gap.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')) {
+        return false;
+    }
+    let mut cursor = parent.walk();
+    if !cursor.goto_first_child() {
+        return false;
+    }
+    loop {
+        let child = cursor.node();
+        if child.start_byte() >= to {
+            return false;
+        }
+        if !child.is_named() && child.start_byte() >= from && child.end_byte() <= to {
+            return true;
+        }
+        if !cursor.goto_next_sibling() {
+            return false;
+        }
+    }
 }
 
 /// Whether `b` follows `a` somewhere in `text`.
