@@ -206,11 +206,15 @@ impl Database {
         let files = jobs
             .into_par_iter()
             .map(|(db, chunk)| {
-                let source = open_source();
+                // Opened on the first blob not yet interned: most files of a later snapshot are,
+                // and opening a git reader costs more than finding a file already indexed.
+                let mut source = None;
                 chunk
                     .iter()
                     .map(|&(path, entry, language)| {
-                        let file = db.intern_file(entry.id, language, || entry.read(&source))?;
+                        let file = db.intern_file(entry.id, language, || {
+                            entry.read(source.get_or_insert_with(|| open_source()))
+                        })?;
                         // Index now, on this worker, so the whole snapshot is parsed in parallel.
                         file_index(&db, file);
                         file_names(&db, file);
