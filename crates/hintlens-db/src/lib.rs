@@ -212,9 +212,8 @@ impl Database {
                 chunk
                     .iter()
                     .map(|&(path, entry, language)| {
-                        let file = db.intern_file(entry.id, language, || {
-                            entry.read(source.get_or_insert_with(|| open_source()))
-                        })?;
+                        let file =
+                            db.intern_file(entry.id, language, || entry.read(source.get_or_insert_with(&open_source)))?;
                         // Index now, on this worker, so the whole snapshot is parsed in parallel.
                         file_index(&db, file);
                         file_names(&db, file);
