@@ -72,7 +72,10 @@ fn absolute(ctx: &UseContext<'_>, module: &str) -> String {
     if dots == 0 {
         return module.to_owned();
     }
-    let is_package = ctx.path.ends_with("/__init__.py") || ctx.path.ends_with("/__init__.pyi");
+    // A file whose module name is not its own stem is its package (`pkg/__init__.py` is `pkg`):
+    // there a leading dot means the package itself, elsewhere the file's siblings.
+    let stem = ctx.path.rsplit('/').next().unwrap_or(ctx.path).split('.').next().unwrap_or_default();
+    let is_package = ctx.module.rsplit('.').next() != Some(stem);
     let mut base: Vec<&str> = ctx.module.split('.').collect();
     // `.x` in a plain module means a sibling: drop the module's own name first.
     let drop = if is_package { dots - 1 } else { dots };
