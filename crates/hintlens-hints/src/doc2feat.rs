@@ -3,18 +3,18 @@
 //! Every identifier occurrence of a changed source file is an entity typed `function` or
 //! `class` when it names a `def`/`class` and `field` otherwise (attribute accesses, imported
 //! names, parameters, keyword arguments…); a string literal passed to `raise E(…)` or
-//! `pytest.raises(…)` (and the Java counterparts, see [`crate::lexer::error_strings`]) is an
-//! `error_msg`. An entity is new in a file when the file at B had no entity of that type and
-//! name. Selected: the new entities of code-change files whose **name** is also the name of a
-//! new entity of some test-change file, plus the source files the code patch adds (type
-//! `file`, named by their path), minus every entity whose name occurs — as a substring, as
-//! NoCode-bench tests it — in the documentation change.
+//! `pytest.raises(…)` (and the Java counterparts, see
+//! [`hintlens_syntax::StringLiteral::error_context`]) is an `error_msg`. An entity is new in a
+//! file when the file at B had no entity of that type and name. Selected: the new entities of
+//! code-change files whose **name** is also the name of a new entity of some test-change file,
+//! plus the source files the code patch adds (type `file`, named by their path), minus every
+//! entity whose name occurs — as a substring, as NoCode-bench tests it — in the documentation
+//! change.
 //!
 //! It selects names without asking where they are defined, hence field accesses and imports
 //! that cross no boundary: the noise the paper criticises, reproduced on purpose.
 
 use crate::evidence::TestUses;
-use crate::lexer::{Lang, error_strings};
 use crate::newdefs::{ChangedFile, changed_files};
 use crate::{Entity, Identifier, Task, TaskFields, ident};
 use hintlens_db::{Db, SourceFile, file_index};
@@ -88,7 +88,7 @@ impl NewEntity {
 /// definitions other than parameters, then parameters, then uses — so `self.w` stands for `w`
 /// rather than the `w` of `__init__(self, w)`, and a name both defined and used is shown as
 /// its definition.
-fn entities(db: &dyn Db, path: &str, file: SourceFile) -> Vec<NewEntity> {
+fn entities(db: &dyn Db, file: SourceFile) -> Vec<NewEntity> {
     let index = file_index(db, file);
     let definition = |(i, d): (usize, &Definition)| NewEntity {
         ty: entity_type(d.kind),
@@ -104,25 +104,22 @@ fn entities(db: &dyn Db, path: &str, file: SourceFile) -> Vec<NewEntity> {
         name: u.name.clone(),
         origin: Origin::Use(u.span.start.line),
     }));
-    if let Some(lang) = Lang::of(path) {
-        let errors = error_strings(file.text(db), lang);
-        out.extend(index.strings.iter().filter(|s| errors.contains(&s.span.start_byte)).map(|s| NewEntity {
-            ty: "error_msg",
-            name: s.value.clone(),
-            origin: Origin::ErrorMessage(s.span.start.line),
-        }));
-    }
+    out.extend(index.strings.iter().filter(|s| s.error_context).map(|s| NewEntity {
+        ty: "error_msg",
+        name: s.value.clone(),
+        origin: Origin::ErrorMessage(s.span.start.line),
+    }));
     out
 }
 
 /// The entities of the file in R whose (type, name) its B counterpart lacks, one per pair.
 fn new_entities(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<NewEntity> {
     let before: HashSet<(&'static str, String)> = match changed.base {
-        Some((path, b)) => entities(db, path, b).into_iter().map(|e| (e.ty, e.name)).collect(),
+        Some((_, b)) => entities(db, b).into_iter().map(|e| (e.ty, e.name)).collect(),
         None => HashSet::new(),
     };
     let mut seen = HashSet::new();
-    entities(db, changed.path, changed.file)
+    entities(db, changed.file)
         .into_iter()
         .filter(|e| !before.contains(&(e.ty, e.name.clone())) && seen.insert((e.ty, e.name.clone())))
         .collect()

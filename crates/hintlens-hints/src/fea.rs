@@ -14,7 +14,7 @@
 //! `ast.get_docstring`'s, escapes evaluated.
 
 use crate::evidence::TestUses;
-use crate::lexer::{Lang, python_header_end, python_unescape, strip_python_comment};
+use crate::fea_source::{python_header_end, python_unescape, strip_python_comment};
 use crate::newdefs::{ChangedFile, changed_files, new_definitions};
 use crate::{Compat, Identifier, SelectOptions, Task, ident};
 use hintlens_db::{Db, file_index};
@@ -25,7 +25,9 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>, options: &SelectOptions) -> V
     let compat = options.compat == Some(Compat::Fea);
     let mut out = Vec::new();
     for changed in changed_files(task, task.code) {
-        if compat && (Lang::of(changed.path) != Some(Lang::Python) || is_fea_test_path(changed.path)) {
+        // FEA-Bench only knows Python.
+        let python = db.frontend(changed.file.language(db)).language() == "python";
+        if compat && (!python || is_fea_test_path(changed.path)) {
             continue;
         }
         let index = file_index(db, changed.file);

@@ -10,7 +10,6 @@
 //! (`assert "Error: bad width" in out`), or when an error-message literal of the tests
 //! (`pytest.raises(match=…)`, `hasMessage(…)`) of eight characters or more is part of it.
 
-use crate::lexer::{Lang, error_strings};
 use crate::newdefs::changed_files;
 use crate::{Entity, Evidence, Identifier, Task, ident};
 use hintlens_db::{Db, file_index};
@@ -37,7 +36,6 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
             Some((_, b)) => file_index(db, b).strings.iter().map(|s| s.value.as_str()).collect(),
             None => HashSet::new(),
         };
-        let errors = Lang::of(changed.path).map(|l| error_strings(changed.file.text(db), l)).unwrap_or_default();
         let mut seen = HashSet::new();
         for s in &file_index(db, changed.file).strings {
             let value = s.value.as_str();
@@ -58,7 +56,7 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
             }
             evidence.sort();
             evidence.dedup();
-            let entity = if errors.contains(&s.span.start_byte) { Entity::ErrorMessage } else { Entity::String };
+            let entity = if s.error_context { Entity::ErrorMessage } else { Entity::String };
             let mut id = ident::entry(value, DefKind::Constant, entity, changed.path, changed.is_new_file);
             id.line = s.span.start.line + 1;
             id.evidence = evidence;
@@ -73,11 +71,10 @@ fn test_literals(db: &dyn Db, task: &Task<'_>) -> Vec<TestLiteral> {
     let mut out = Vec::new();
     for changed in changed_files(task, task.test) {
         let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
-        let errors = Lang::of(changed.path).map(|l| error_strings(changed.file.text(db), l)).unwrap_or_default();
         for s in file_index(db, changed.file).strings.iter().filter(|s| added.contains(&s.span.start.line)) {
             out.push(TestLiteral {
                 value: s.value.clone(),
-                error_pattern: errors.contains(&s.span.start_byte).then(|| unregex(&s.value)),
+                error_pattern: s.error_context.then(|| unregex(&s.value)),
                 evidence: Evidence { path: changed.path.to_owned(), line: s.span.start.line + 1 },
             });
         }

@@ -58,6 +58,11 @@ pub(crate) enum K {
     /// `uses`/`provides … with …` directives, which name service types.
     ServiceDirective,
     StringLiteral,
+    /// The kinds that decide a string's error context.
+    ThrowStatement,
+    AssertStatement,
+    ArgumentList,
+    ParenthesizedExpression,
     BlockComment,
     LineComment,
     /// A declaration whose `name` field binds a local name rather than using one.
@@ -90,6 +95,7 @@ pub(crate) struct Grammar {
     kinds: Vec<K>,
     pub name: u16,
     pub object: u16,
+    pub arguments: u16,
     pub field: u16,
     pub key: u16,
     pub left: u16,
@@ -130,6 +136,7 @@ pub(crate) fn grammar() -> &'static Grammar {
             kinds,
             name: field("name"),
             object: field("object"),
+            arguments: field("arguments"),
             field: field("field"),
             key: field("key"),
             left: field("left"),
@@ -210,6 +217,10 @@ fn kind_for(name: &str, named: bool) -> K {
         }
         "uses_module_directive" | "provides_module_directive" => K::ServiceDirective,
         "string_literal" => K::StringLiteral,
+        "throw_statement" => K::ThrowStatement,
+        "assert_statement" => K::AssertStatement,
+        "argument_list" => K::ArgumentList,
+        "parenthesized_expression" => K::ParenthesizedExpression,
         "block_comment" => K::BlockComment,
         "line_comment" => K::LineComment,
         "catch_formal_parameter" | "enhanced_for_statement" | "resource" | "instanceof_expression" => K::LocalBinder,

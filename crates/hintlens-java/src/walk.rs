@@ -13,8 +13,8 @@
 use crate::grammar::{Grammar, K, grammar};
 use crate::text;
 use hintlens_syntax::{
-    DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind, flatten_whitespace,
-    span,
+    DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError, Use,
+    UseKind, flatten_whitespace, line_around, reads_exception_message, span,
 };
 use std::borrow::Cow;
 use std::num::NonZeroU16;
@@ -82,6 +82,9 @@ struct Frame<'t> {
     /// Where the last child visited ends (named walk only): anonymous tokens the named walk
     /// skips can only lie between it and the next one.
     prev_end: usize,
+    /// This node is, or lies within, the arguments of a `throw new E(…)` or of an
+    /// exception-message matcher ([`ERROR_MESSAGE_CALLEES`]): its strings are error messages.
+    error: bool,
 }
 
 /// Enough children to see `modifiers <T> Type name(`.
@@ -168,6 +171,7 @@ impl<'t> Walker<'_, 't> {
                     next: 0,
                     count,
                     prev_end: node.start_byte(),
+                    error: self.error_frame(node, kind),
                 });
             } else if visit.def {
                 self.scope.pop();
@@ -264,6 +268,7 @@ impl<'t> Walker<'_, 't> {
                     next: 0,
                     count: 0,
                     prev_end: 0,
+                    error: self.error_frame(node, kind),
                 });
                 continue;
             }
@@ -856,9 +861,72 @@ impl<'t> Walker<'_, 't> {
         self.out.package = name.and_then(|n| self.dotted(n));
     }
 
-    fn string(&mut self, node: Node) {
+    fn string(&mut self, node: Node<'t>) {
         let value = text::string_value(&self.text(node));
-        self.out.strings.push(StringLiteral { value, span: span_of(node) });
+        let error_context = self.frames.last().is_some_and(|f| f.error) || self.in_message_assertion(node);
+        self.out.strings.push(StringLiteral { value, span: span_of(node), error_context });
+    }
+
+    /// Whether `node`, about to become the innermost frame, puts its strings in an error
+    /// context: it lies in one already, or it is the argument list of `throw new E(…)` (`E` a
+    /// plain or qualified name) or of a call to one of [`ERROR_MESSAGE_CALLEES`].
+    fn error_frame(&self, node: Node<'t>, kind: K) -> bool {
+        let g = self.g;
+        let n = self.frames.len();
+        let Some(parent) = self.frames.last() else {
+            return false;
+        };
+        if parent.error {
+            // A string template's interpolations are part of the message, not messages.
+            return kind != K::StringLiteral;
+        }
+        if kind != K::ArgumentList || parent.node.child_by_field_id(g.arguments) != Some(node) {
+            return false;
+        }
+        match parent.kind {
+            K::MethodInvocation => parent
+                .node
+                .child_by_field_id(g.name)
+                .is_some_and(|name| ERROR_MESSAGE_CALLEES.contains(&&*self.text(name))),
+            K::ObjectCreationExpression => {
+                let thrown = n >= 2
+                    && self.frames[n - 2].kind == K::ThrowStatement
+                    && parent.node.child_by_field_id(g.object).is_none();
+                let ty = parent.node.child_by_field_id(g.r#type);
+                let plain = ty.filter(|t| matches!(g.kind(*t), K::TypeIdentifier | K::ScopedTypeIdentifier));
+                plain.is_some_and(|t| {
+                    let name = self.text(t);
+                    let last = name.rsplit('.').next().unwrap_or(&name).trim().to_owned();
+                    thrown || ERROR_MESSAGE_CALLEES.contains(&last.as_str())
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `node` (a string) is an argument of an assertion (`assertEquals(…)`, `assert (…)`)
+    /// with no bracket in between, on a line that reads `getMessage()`.
+    fn in_message_assertion(&self, node: Node<'t>) -> bool {
+        if !reads_exception_message(line_around(self.src, node.start_byte())) {
+            return false;
+        }
+        let g = self.g;
+        // The innermost ancestor with a bracket open around the string.
+        let Some(i) = self.frames.iter().rposition(|f| opens_bracket_around(f.node, node.start_byte())) else {
+            return false;
+        };
+        let (frame, parent) = (&self.frames[i], i.checked_sub(1).map(|p| &self.frames[p]));
+        match (frame.kind, parent) {
+            (K::ArgumentList, Some(p)) if p.kind == K::MethodInvocation => {
+                p.node.child_by_field_id(g.name).is_some_and(|name| {
+                    p.node.child_by_field_id(g.arguments) == Some(frame.node) && self.text(name).starts_with("assert")
+                })
+            }
+            (K::ParenthesizedExpression, Some(p)) => {
+                p.kind == K::AssertStatement && p.node.named_child(0) == Some(frame.node)
+            }
+            _ => false,
+        }
     }
 
     fn push_use(&mut self, node: Node, kind: UseKind, qualifier: Option<String>) {
@@ -1055,6 +1123,26 @@ fn token_between(src: &[u8], parent: Node, from: usize, to: usize) -> bool {
 }
 
 /// Whether `b` follows `a` somewhere in `text`.
+/// Whether one of `node`'s own bracket tokens is open at byte `at`.
+fn opens_bracket_around(node: Node, at: usize) -> bool {
+    let mut depth = 0i32;
+    for i in 0..node.child_count() {
+        let Some(child) = node.child(i) else { break };
+        if child.start_byte() >= at {
+            break;
+        }
+        if child.is_named() {
+            continue;
+        }
+        match child.kind() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
+}
+
 fn has_pair(a: u8, b: u8, text: &[u8]) -> bool {
     text.windows(2).any(|w| w == [a, b])
 }

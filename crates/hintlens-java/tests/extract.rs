@@ -619,3 +619,24 @@ fn parse_only_parses() {
     assert_eq!(tree.root_node().kind(), "program");
     assert!(!tree.root_node().has_error());
 }
+
+#[test]
+fn error_contexts() {
+    let src = r#"
+class T {
+  void t() {
+    if (x < 0) throw new IllegalArgumentException("negative: " + x); // "comment"
+    String s = "plain";
+    assertEquals("negative: -1", e.getMessage());
+    assertEquals("other", value);
+    assertEquals(fmt("inner"), e.getMessage());
+    assertThat(e).hasMessage("boom");
+    throw new Outer.Failure(String.format("%s failed", name));
+    throw new Generic<>("not plain");
+  }
+}
+"#;
+    let index = extract(src.as_bytes());
+    let flagged: Vec<&str> = index.strings.iter().filter(|s| s.error_context).map(|s| s.value.as_str()).collect();
+    assert_eq!(flagged, ["negative: ", "negative: -1", "boom", "%s failed"]);
+}

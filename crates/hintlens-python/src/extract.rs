@@ -8,7 +8,8 @@
 use crate::grammar::{Grammar, Kind, grammar};
 use crate::text::{cleandoc, flatten, is_constant_name, is_keyword};
 use hintlens_syntax::{
-    DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind, span,
+    DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError, Use,
+    UseKind, line_around, reads_exception_message, span,
 };
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -30,6 +31,9 @@ pub(crate) fn extract(text: &[u8]) -> FileIndex {
         recovering: root.has_error(),
         assigned: HashSet::new(),
         depth: 0,
+        raised: None,
+        error_depth: 0,
+        in_string: 0,
     };
     walk.index.doc = walk.body(root);
     walk.errors(root);
@@ -79,6 +83,14 @@ struct Walk<'t> {
     /// of a name declares it.
     assigned: HashSet<(Option<DefId>, String)>,
     depth: u32,
+    /// The call a `raise` statement raises (`raise E(…)`), while its statement is walked.
+    raised: Option<usize>,
+    /// How many enclosing call arguments make strings error messages: those of `raise E(…)`
+    /// and of the exception-message matchers ([`ERROR_MESSAGE_CALLEES`]).
+    error_depth: u32,
+    /// How many strings enclose the walk (f-string interpolations): their strings are part of
+    /// a message, not messages.
+    in_string: u32,
 }
 
 impl<'t> Walk<'t> {
@@ -301,6 +313,31 @@ impl<'t> Walk<'t> {
             Kind::Attribute => self.reference(node, UseKind::Attribute),
             Kind::Call => self.call(node, UseKind::Call),
             Kind::String => self.string(node, true),
+            Kind::RaiseStatement => {
+                // `raise E(…)`, also as in `raise E(…).with_traceback(tb)`: the call of a name
+                // chain the statement starts with (the exception raised, not its `from` cause).
+                let mut target = (0..node.named_child_count() as u32)
+                    .filter_map(|i| node.named_child(i))
+                    .find(|c| !self.skipped(*c));
+                let mut raised = None;
+                while let Some(t) = target {
+                    target = match self.kind(t) {
+                        Kind::Call => {
+                            let function = t.child_by_field_id(f.function);
+                            if function.is_some_and(|f| self.dotted(f).is_some()) {
+                                raised = Some(t.id());
+                                break;
+                            }
+                            function
+                        }
+                        Kind::Attribute => t.child_by_field_id(f.object),
+                        _ => None,
+                    };
+                }
+                let outer = std::mem::replace(&mut self.raised, raised);
+                self.each_child(node, |s, child| s.visit(child));
+                self.raised = outer;
+            }
             Kind::Type => self.ty(node),
             Kind::Assignment => self.assignment(node),
             Kind::FunctionDefinition => self.function(node, node, false),
@@ -380,7 +417,12 @@ impl<'t> Walk<'t> {
     /// A call, or a decorator call when `kind` is `Decorator`.
     fn call(&mut self, node: Node<'t>, kind: UseKind) {
         let [function, arguments] = self.fields(node, [self.g.fields.function, self.g.fields.arguments]);
+        let raised = self.raised == Some(node.id());
+        let error =
+            raised || function.and_then(|f| self.callee_name(f)).is_some_and(|n| ERROR_MESSAGE_CALLEES.contains(&n));
         self.each_child(node, |s, child| {
+            let error = error && Some(child) == arguments;
+            s.error_depth += u32::from(error);
             if Some(child) == function {
                 s.reference(child, kind);
             } else if Some(child) == arguments && s.kind(child) == Kind::ArgumentList {
@@ -388,7 +430,49 @@ impl<'t> Walk<'t> {
             } else {
                 s.visit(child);
             }
+            s.error_depth -= u32::from(error);
         });
+    }
+
+    /// The last name of a callee: `f` of `f(…)`, `raises` of `pytest.raises(…)`.
+    fn callee_name(&self, function: Node<'t>) -> Option<&'t str> {
+        let name = match self.kind(function) {
+            Kind::Identifier => function,
+            Kind::Attribute => function.child_by_field_id(self.g.fields.attribute)?,
+            _ => return None,
+        };
+        std::str::from_utf8(self.bytes(name)).ok()
+    }
+
+    /// Whether `node` (a string) is an argument of an assertion (`assertEqual(…)`,
+    /// `assert (…)`) with no bracket in between, on a line that reads `getMessage()`.
+    fn in_message_assertion(&self, node: Node<'t>) -> bool {
+        if !reads_exception_message(line_around(self.src, node.start_byte())) {
+            return false;
+        }
+        // Rare enough to afford `parent()`: the innermost ancestor with a bracket open around
+        // the string.
+        let at = node.start_byte();
+        let mut current = node;
+        while let Some(up) = current.parent() {
+            current = up;
+            if !opens_bracket_around(up, at) {
+                continue;
+            }
+            let Some(parent) = up.parent() else { return false };
+            return match parent.kind() {
+                "call" => {
+                    parent.child_by_field_id(self.g.fields.arguments) == Some(up)
+                        && parent
+                            .child_by_field_id(self.g.fields.function)
+                            .and_then(|f| self.callee_name(f))
+                            .is_some_and(|n| n.starts_with("assert"))
+                }
+                "assert_statement" => parent.named_child(0) == Some(up),
+                _ => false,
+            };
+        }
+        false
     }
 
     fn arguments(&mut self, node: Node<'t>, callee: Option<Node<'t>>) {
@@ -439,7 +523,9 @@ impl<'t> Walk<'t> {
     fn string(&mut self, node: Node<'t>, walk_interpolations: bool) {
         // Reserved before the interpolations are walked, which may hold strings of their own.
         let slot = self.index.strings.len();
-        self.index.strings.push(StringLiteral { value: String::new(), span: Self::span(node) });
+        let error_context = self.in_string == 0 && (self.error_depth > 0 || self.in_message_assertion(node));
+        self.index.strings.push(StringLiteral { value: String::new(), span: Self::span(node), error_context });
+        self.in_string += 1;
         let mut value = String::new();
         self.each_child(node, |s, part| match s.kind(part) {
             Kind::StringContent => value.push_str(&String::from_utf8_lossy(s.bytes(part))),
@@ -452,6 +538,7 @@ impl<'t> Walk<'t> {
             _ => {}
         });
         self.index.strings[slot].value = value;
+        self.in_string -= 1;
     }
 
     /// The docstring, if `statement` is one: a lone plain string expression (f-strings and
@@ -1047,4 +1134,24 @@ fn join_module(prefix: &str, rest: &str) -> String {
         (false, false) if prefix.ends_with('.') => format!("{prefix}{rest}"),
         (false, false) => format!("{prefix}.{rest}"),
     }
+}
+
+/// Whether one of `node`'s own bracket tokens is open at byte `at`.
+fn opens_bracket_around(node: Node, at: usize) -> bool {
+    let mut depth = 0i32;
+    for i in 0..node.child_count() {
+        let Some(child) = node.child(i) else { break };
+        if child.start_byte() >= at {
+            break;
+        }
+        if child.is_named() {
+            continue;
+        }
+        match child.kind() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
 }

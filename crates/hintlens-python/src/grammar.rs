@@ -65,6 +65,7 @@ pub(crate) enum Kind {
     List,
     Tuple,
     ParenthesizedExpression,
+    RaiseStatement,
     ListSplat,
     DefaultParameter,
     TypedParameter,
@@ -77,7 +78,7 @@ pub(crate) enum Kind {
 }
 
 /// The grammar's name of every kind in [`Kind`] but `Other`.
-const KINDS: [(&str, Kind); 62] = [
+const KINDS: [(&str, Kind); 63] = [
     ("comment", Kind::Comment),
     ("line_continuation", Kind::LineContinuation),
     ("identifier", Kind::Identifier),
@@ -131,6 +132,7 @@ const KINDS: [(&str, Kind); 62] = [
     ("list", Kind::List),
     ("tuple", Kind::Tuple),
     ("parenthesized_expression", Kind::ParenthesizedExpression),
+    ("raise_statement", Kind::RaiseStatement),
     ("list_splat", Kind::ListSplat),
     ("default_parameter", Kind::DefaultParameter),
     ("typed_parameter", Kind::TypedParameter),

@@ -104,3 +104,35 @@ check!(
     crlf_line_ends,
     "class A:\r\n    \"\"\"Summary.\r\n\r\n    Details.\r\n    \"\"\"\r\n    def f(self,\r\n          x):\r\n        pass\r\n"
 );
+
+#[test]
+fn error_contexts() {
+    use hintlens_syntax::Frontend;
+    let src = r#"
+raise ValueError("bad width")
+raise ValueError(fmt("nested %s", x))
+raise errors.Usage(f"no {', '.join(names)}").with_traceback(tb) from Cause("not raised")
+msg = "plain"
+with pytest.raises(ValueError, match="bad width"):
+    f(key="not an error")
+self.assertRaisesRegex(KeyError, "missing", g)
+self.assertEqual(record.getMessage(), "logged")
+self.assertEqual(record.getMessage(), fmt("inner"))
+"#;
+    let index = hintlens_python::Python.extract(src.as_bytes());
+    let flagged = |s: &str| {
+        let at = src.find(s).unwrap() as u32;
+        index.strings.iter().find(|l| l.span.start_byte == at).unwrap().error_context
+    };
+    assert!(flagged("\"bad width\")"));
+    assert!(flagged("\"nested %s\""));
+    assert!(flagged("f\"no {"));
+    assert!(!flagged("', '"), "a string inside a message's interpolation is no message");
+    assert!(!flagged("\"not raised\""));
+    assert!(!flagged("\"plain\""));
+    assert!(flagged("\"bad width\"):"));
+    assert!(!flagged("\"not an error\""));
+    assert!(flagged("\"missing\""));
+    assert!(flagged("\"logged\""));
+    assert!(!flagged("\"inner\""));
+}

@@ -239,6 +239,42 @@ impl Import {
 pub struct StringLiteral {
     pub value: String,
     pub span: Span,
+    /// Inside the arguments of a raise/throw, of an exception-message matcher such as
+    /// `pytest.raises(match=…)`/`assertThrows`/`hasMessage`, or of an assertion on a line
+    /// reading `getMessage()`.
+    #[serde(default)]
+    pub error_context: bool,
+}
+
+/// Callees whose string arguments are error messages (matched against the last component of
+/// the callee): pytest's `raises(match=…)`, unittest's `assertRaisesRegex`, JUnit's
+/// `expectMessage`, AssertJ's `hasMessage`…
+pub const ERROR_MESSAGE_CALLEES: &[&str] = &[
+    "raises",
+    "assertRaisesRegex",
+    "assertRaisesRegexp",
+    "assertRaisesMessage",
+    "expectMessage",
+    "hasMessage",
+    "hasMessageContaining",
+    "hasMessageStartingWith",
+    "hasMessageEndingWith",
+    "withMessage",
+    "withMessageContaining",
+];
+
+/// Whether `line` (the source line holding a string) reads an exception's message, which
+/// makes the strings of an assertion on it error messages.
+pub fn reads_exception_message(line: &[u8]) -> bool {
+    line.windows(12).any(|w| w == b"getMessage()")
+}
+
+/// The line of `text` that holds byte `at`.
+pub fn line_around(text: &[u8], at: usize) -> &[u8] {
+    let at = at.min(text.len());
+    let start = text[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let end = text[at..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| at + i);
+    &text[start..end]
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -316,7 +352,8 @@ impl FileIndex {
             out.push('\n');
         }
         for s in &self.strings {
-            let _ = writeln!(out, "string {:?} @{}:{}", s.value, s.span.start.line, s.span.start.column);
+            let error = if s.error_context { " error" } else { "" };
+            let _ = writeln!(out, "string {:?} @{}:{}{error}", s.value, s.span.start.line, s.span.start.column);
         }
         for e in &self.errors {
             let _ = writeln!(out, "error @{}:{} {}", e.span.start.line, e.span.start.column, e.message);
@@ -428,6 +465,14 @@ mod tests {
         assert_eq!(imp("a.b", None, Some("ab")).bound_name(), Some("ab"));
         assert_eq!(imp("m", Some("new_fn"), Some("f")).bound_name(), Some("f"));
         assert_eq!(imp("m", Some("new_fn"), None).bound_name(), Some("new_fn"));
+    }
+
+    #[test]
+    fn dump_marks_strings_in_an_error_context() {
+        let string =
+            |value: &str, error_context| StringLiteral { value: value.into(), span: Span::default(), error_context };
+        let index = FileIndex { strings: vec![string("boom", true), string("key", false)], ..FileIndex::default() };
+        assert_eq!(index.dump(), "string \"boom\" @0:0 error\nstring \"key\" @0:0\n");
     }
 
     #[test]
