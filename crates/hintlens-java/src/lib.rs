@@ -34,7 +34,7 @@ mod grammar;
 mod text;
 mod walk;
 
-use hintlens_syntax::{DefKind, FileIndex, Frontend, UseKind};
+use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, UseKind};
 use tree_sitter::{Parser, Tree};
 
 /// The Java [`Frontend`]: claims `*.java` files.
@@ -85,6 +85,13 @@ impl Frontend for Java {
             }
             _ => true,
         }
+    }
+
+    /// A `private` modifier: modifiers precede the name in the signature
+    /// (`private static int count`).
+    fn is_private(&self, def: &Definition) -> bool {
+        let modifiers = def.signature.split(def.name.as_str()).next().unwrap_or_default();
+        modifiers.split_whitespace().any(|w| w == "private")
     }
 }
 

@@ -640,3 +640,15 @@ class T {
     let flagged: Vec<&str> = index.strings.iter().filter(|s| s.error_context).map(|s| s.value.as_str()).collect();
     assert_eq!(flagged, ["negative: ", "negative: -1", "boom", "%s failed"]);
 }
+
+#[test]
+fn privacy_is_the_private_modifier() {
+    let index = Java.extract(b"public class A {\n  private int count;\n  public int size;\n  private static void helper() {}\n  void run() {}\n}\n");
+    let private: Vec<(&str, bool)> = index
+        .definitions
+        .iter()
+        .filter(|d| d.kind != DefKind::Parameter)
+        .map(|d| (d.name.as_str(), Java.is_private(d)))
+        .collect();
+    assert_eq!(private, [("A", false), ("count", true), ("size", false), ("helper", true), ("run", false)]);
+}

@@ -14,7 +14,7 @@ mod extract;
 mod grammar;
 mod text;
 
-use hintlens_syntax::{FileIndex, Frontend};
+use hintlens_syntax::{Definition, FileIndex, Frontend};
 use tree_sitter::{Parser, Tree};
 
 /// The Python [`Frontend`]: claims `*.py` and `*.pyi`.
@@ -44,6 +44,14 @@ impl Frontend for Python {
             components.pop();
         }
         components.join(".")
+    }
+
+    /// `_name` is private by convention; dunder names (`__init__`, `__eq__`) are protocol, hence
+    /// public.
+    fn is_private(&self, def: &Definition) -> bool {
+        let name = def.name.as_str();
+        let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+        name.starts_with('_') && !dunder
     }
 }
 

@@ -33,3 +33,16 @@ fn module_names_follow_the_path() {
 fn a_top_level_init_keeps_its_name() {
     assert_eq!(module_name("__init__.py"), "__init__");
 }
+
+#[test]
+fn privacy_follows_the_underscore_convention() {
+    let index = Python
+        .extract(b"class A:\n    def __init__(self): pass\n    def _helper(self): pass\n    def run(self): pass\n");
+    let private: Vec<(&str, bool)> = index
+        .definitions
+        .iter()
+        .filter(|d| d.kind != hintlens_syntax::DefKind::Parameter)
+        .map(|d| (d.name.as_str(), Python.is_private(d)))
+        .collect();
+    assert_eq!(private, [("A", false), ("__init__", false), ("_helper", true), ("run", false)]);
+}

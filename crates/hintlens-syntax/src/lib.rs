@@ -404,6 +404,13 @@ pub trait Frontend: Send + Sync + 'static {
         let _ = (def, use_);
         true
     }
+
+    /// Whether the definition is private by the language's rules or conventions (Python's
+    /// leading underscore, Java's `private`), for policies that list only public names.
+    fn is_private(&self, def: &Definition) -> bool {
+        let _ = def;
+        false
+    }
 }
 
 /// The name a `file` definition carries: the last component of the module name.
