@@ -214,23 +214,8 @@ impl<'t> Walker<'_, 't> {
             return 0;
         };
         let field = match parent.kind {
-            K::MethodInvocation
-            | K::Annotation
-            | K::MarkerAnnotation
-            | K::ClassDeclaration
-            | K::InterfaceDeclaration
-            | K::EnumDeclaration
-            | K::RecordDeclaration
-            | K::AnnotationTypeDeclaration
-            | K::MethodDeclaration
-            | K::ConstructorDeclaration
-            | K::CompactConstructorDeclaration
-            | K::AnnotationTypeElementDeclaration
-            | K::EnumConstant
-            | K::VariableDeclarator
-            | K::FormalParameter
-            | K::LocalBinder
-            | K::Error => g.name,
+            K::MethodInvocation | K::Annotation | K::MarkerAnnotation | K::Error => g.name,
+            kind if declares_by_name(kind) => g.name,
             K::FieldAccess => g.field,
             K::ElementValuePair => g.key,
             K::AssignmentExpression => g.left,
@@ -679,23 +664,7 @@ impl<'t> Walker<'_, 't> {
                 return;
             }
             K::RecordPattern | K::ServiceDirective => (UseKind::Type, None),
-            K::ClassDeclaration
-            | K::InterfaceDeclaration
-            | K::EnumDeclaration
-            | K::RecordDeclaration
-            | K::AnnotationTypeDeclaration
-            | K::MethodDeclaration
-            | K::ConstructorDeclaration
-            | K::CompactConstructorDeclaration
-            | K::AnnotationTypeElementDeclaration
-            | K::EnumConstant
-            | K::VariableDeclarator
-            | K::FormalParameter
-            | K::LocalBinder
-                if field == g.name =>
-            {
-                return;
-            }
+            kind if declares_by_name(kind) && field == g.name => return,
             K::LambdaExpression if field == g.parameters => return,
             // A `name` field survives in an ERROR only from a partial declaration.
             K::Error if field == g.name => return,
@@ -1122,7 +1091,26 @@ fn token_between(src: &[u8], parent: Node, from: usize, to: usize) -> bool {
     }
 }
 
-/// Whether `b` follows `a` somewhere in `text`.
+/// Kinds whose `name` field is the name they declare (so that identifier is no use).
+fn declares_by_name(kind: K) -> bool {
+    matches!(
+        kind,
+        K::ClassDeclaration
+            | K::InterfaceDeclaration
+            | K::EnumDeclaration
+            | K::RecordDeclaration
+            | K::AnnotationTypeDeclaration
+            | K::MethodDeclaration
+            | K::ConstructorDeclaration
+            | K::CompactConstructorDeclaration
+            | K::AnnotationTypeElementDeclaration
+            | K::EnumConstant
+            | K::VariableDeclarator
+            | K::FormalParameter
+            | K::LocalBinder
+    )
+}
+
 /// Whether one of `node`'s own bracket tokens is open at byte `at`.
 fn opens_bracket_around(node: Node, at: usize) -> bool {
     let mut depth = 0i32;
