@@ -6,7 +6,7 @@ use crate::record::{ErrorKind, TaskError, TaskOutput, error_record, ok_record};
 use crate::repos::RepoLocator;
 use hintlens_db::Database;
 use hintlens_hints::{DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields};
-use hintlens_snapshot::{Patch, Reference, Repository, TestPaths, build_reference, changes_between};
+use hintlens_snapshot::{Patch, Reference, Repository, build_reference, changes_between};
 use serde_json::Value;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -73,7 +73,7 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             .map_err(|e| TaskError::new(ErrorKind::PatchDoesNotApply, e.to_string()))?;
         let touched = test_patch.touched_paths();
         // Without a test patch, the default path classifier says which files are tests.
-        let classifier = TestPaths::default();
+        let classifier = db.test_paths();
         let is_test = |p: &str| if touched.is_empty() { classifier.is_test(p) } else { touched.contains(p) };
         let (code, test) = changes_between(&base, &snapshot, &reader, is_test)
             .map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;

@@ -67,12 +67,9 @@ fn frontends() -> Vec<Box<dyn Frontend>> {
     hintlens_batch::frontends()
 }
 
-fn bare_parse(language: usize, text: &[u8]) {
-    let tree = match language {
-        0 => hintlens_python::parse_only(text),
-        _ => hintlens_java::parse_only(text),
-    };
-    std::hint::black_box(tree);
+/// The baseline: the language's tree-sitter parse and nothing else.
+fn bare_parse(frontends: &[Box<dyn Frontend>], language: usize, text: &[u8]) {
+    std::hint::black_box(frontends[language].bare_parse(text));
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -112,7 +109,8 @@ fn index(repo_path: &Path, rev: &str, threads: usize, repeat: usize) -> Result<(
 
     let one = pool(1);
     let many = pool(threads);
-    let parse = |p: &rayon::ThreadPool| time(|| p.install(|| blobs.par_iter().for_each(|(l, b)| bare_parse(*l, b))));
+    let parse =
+        |p: &rayon::ThreadPool| time(|| p.install(|| blobs.par_iter().for_each(|(l, b)| bare_parse(&fronts, *l, b))));
     let extract = |p: &rayon::ThreadPool| {
         time(|| {
             p.install(|| {
@@ -224,7 +222,7 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
             run_batch(&options, &mut std::io::sink(), &mut |_| {}).expect("the batch runs");
         })
     };
-    let parse_all = || time(|| pool.install(|| blobs.par_iter().for_each(|(l, b)| bare_parse(*l, b))));
+    let parse_all = || time(|| pool.install(|| blobs.par_iter().for_each(|(l, b)| bare_parse(&fronts, *l, b))));
     let (mut b, mut p) = (vec![], vec![]);
     for _ in 0..repeat {
         b.push(run_all());

@@ -78,9 +78,8 @@ impl Names {
     }
 }
 
-/// FNV-1a: fast on the short strings identifiers are, and stable across runs.
 fn name_hash(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+    hintlens_syntax::name_hash(name.as_bytes())
 }
 
 /// A snapshot file some frontend claims.
@@ -127,6 +126,18 @@ impl Database {
 
     pub fn language_name(&self, language: LanguageId) -> &'static str {
         self.frontend(language).language()
+    }
+
+    /// The default test-file patterns: the generic test directories, then every registered
+    /// language's own ([`Frontend::test_patterns`]).
+    pub fn test_patterns(&self) -> Vec<&'static str> {
+        let own = self.frontends.iter().flat_map(|f| f.test_patterns().iter().copied());
+        hintlens_snapshot::GENERIC_TEST_PATTERNS.iter().copied().chain(own).collect()
+    }
+
+    /// The default test-path classifier ([`Database::test_patterns`]).
+    pub fn test_paths(&self) -> hintlens_snapshot::TestPaths {
+        hintlens_snapshot::TestPaths::new(self.test_patterns()).expect("the frontends' test patterns are valid")
     }
 
     /// The input for a blob of known id, created on first sight; `load` runs only then.

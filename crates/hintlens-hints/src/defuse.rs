@@ -235,7 +235,13 @@ fn resolves(db: &dyn Db, site: &UseSite<'_>, def: &NewDef) -> bool {
             Some((q, n)) => (Some(q.to_owned()), n),
             None => (None, callee.as_str()),
         };
-        name_use = Use { name: name.to_owned(), kind: UseKind::Call, span: site.use_.span, qualifier };
+        name_use = Use {
+            name: name.to_owned(),
+            kind: UseKind::Call,
+            span: site.use_.span,
+            qualifier,
+            binding: site.use_.binding,
+        };
         target = callable.clone();
         (&name_use, &target)
     } else if def.kind == DefKind::Constructor {

@@ -124,7 +124,7 @@ mod tests {
     fn use_(name: &str, kind: UseKind, qualifier: Option<&str>, line: u32) -> Use {
         let mut span = Span::default();
         span.start.line = line;
-        Use { name: name.into(), kind, span, qualifier: qualifier.map(Into::into) }
+        Use { name: name.into(), kind, span, qualifier: qualifier.map(Into::into), binding: Default::default() }
     }
 
     #[test]

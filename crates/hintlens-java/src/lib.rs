@@ -93,6 +93,24 @@ impl Frontend for Java {
         let modifiers = def.signature.split(def.name.as_str()).next().unwrap_or_default();
         modifiers.split_whitespace().any(|w| w == "private")
     }
+
+    /// A package's types see each other without imports.
+    fn namespace(&self, _path: &str, index: &FileIndex) -> Option<String> {
+        Some(index.package.clone().unwrap_or_default())
+    }
+
+    /// `Class.forName("pkg.Name")`, reflection by name.
+    fn strings_name_modules(&self) -> bool {
+        true
+    }
+
+    fn test_patterns(&self) -> &'static [&'static str] {
+        &["src/test/", "*Test.java", "*Tests.java", "*IT.java"]
+    }
+
+    fn bare_parse(&self, text: &[u8]) -> usize {
+        parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
+    }
 }
 
 /// Parses without extracting anything: the baseline extraction is measured against.

@@ -38,6 +38,12 @@ pub(crate) fn clean_javadoc(comment: &str) -> Option<String> {
 /// The value of a string literal as written in source: quotes removed, escapes kept. A text
 /// block loses its opening line and its incidental indentation, as the compiler strips them.
 /// Unterminated literals (syntax errors) keep whatever follows the opening quote.
+/// Whether a bare name is spelled like a type (`Foo`, `HttpClient`) rather than a variable
+/// (`count`) or constant (`MAX_SIZE`): Java's conventions are all a reader has to go on.
+pub(crate) fn looks_like_type(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase()) && name.chars().any(|c| c.is_ascii_lowercase())
+}
+
 pub(crate) fn string_value(literal: &str) -> String {
     if let Some(rest) = literal.strip_prefix("\"\"\"") {
         let content = rest.strip_suffix("\"\"\"").unwrap_or(rest);

@@ -12,9 +12,10 @@
 
 use crate::grammar::{Grammar, K, grammar};
 use crate::text;
+use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind, Scopes};
 use hintlens_syntax::{
-    DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError, Use,
-    UseKind, flatten_whitespace, line_around, reads_exception_message, span,
+    Binding, DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError,
+    Use, UseKind, flatten_whitespace, line_around, reads_exception_message, span,
 };
 use std::borrow::Cow;
 use std::num::NonZeroU16;
@@ -43,9 +44,14 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
         check_errors: root.has_error(),
         seen_top_type: false,
         package_doc: None,
+        scopes: Scopes::new(),
     };
+    // `this.x` and `super.m()` reach the file's own class.
+    walker.scopes.bind(b"this", Binding::Local);
+    walker.scopes.bind(b"super", Binding::Local);
     walker.run(root);
     walker.finish_signatures();
+    walker.finish_bindings();
     // A `package-info.java` documents its package, and declares no type.
     if !walker.seen_top_type {
         walker.out.doc = walker.package_doc.take();
@@ -85,6 +91,8 @@ struct Frame<'t> {
     /// This node is, or lies within, the arguments of a `throw new E(…)` or of an
     /// exception-message matcher ([`ERROR_MESSAGE_CALLEES`]): its strings are error messages.
     error: bool,
+    /// The lexical scope to return to when this node is left, if it opened one.
+    lexical_outer: Option<ScopeId>,
 }
 
 /// Enough children to see `modifiers <T> Type name(`.
@@ -141,6 +149,8 @@ struct Walker<'s, 't> {
     check_errors: bool,
     seen_top_type: bool,
     package_doc: Option<String>,
+    /// Locals, parameters and the file's own names, for the bindings of uses.
+    scopes: Scopes,
 }
 
 impl<'t> Walker<'_, 't> {
@@ -160,6 +170,7 @@ impl<'t> Walker<'_, 't> {
             let visit = self.enter(node, kind, field);
             let count = if visit.descend { node.named_child_count() as u32 } else { 0 };
             if count > 0 {
+                let lexical_outer = self.open_lexical(kind);
                 self.frames.push(Frame {
                     node,
                     kind,
@@ -172,6 +183,7 @@ impl<'t> Walker<'_, 't> {
                     count,
                     prev_end: node.start_byte(),
                     error: self.error_frame(node, kind),
+                    lexical_outer,
                 });
             } else if visit.def {
                 self.scope.pop();
@@ -198,10 +210,48 @@ impl<'t> Walker<'_, 't> {
                     continue;
                 }
                 let frame = self.frames.pop().expect("a frame was just seen");
+                if let Some(outer) = frame.lexical_outer {
+                    self.scopes.leave(outer);
+                }
                 self.scope.truncate(frame.scope_base);
                 if frame.pushed_def {
                     self.scope.pop();
                 }
+            }
+        }
+    }
+
+    /// Callables and lambdas hold their parameters and locals. (Blocks would be exact; since Java
+    /// declares before use, a callable-wide scope differs only for code javac rejects.)
+    fn open_lexical(&mut self, kind: K) -> Option<ScopeId> {
+        let opens = matches!(
+            kind,
+            K::MethodDeclaration | K::ConstructorDeclaration | K::CompactConstructorDeclaration | K::LambdaExpression
+        );
+        opens.then(|| {
+            let scope = self.scopes.open(ScopeKind::Function);
+            self.scopes.enter(scope)
+        })
+    }
+
+    /// Decides every use's binding. What no scope binds is, unqualified, a member of an
+    /// enclosing or inherited class (`helper()`, `count`: `this.` left out) — unless it is
+    /// spelled like a type, which comes from the same package or `java.lang`.
+    fn finish_bindings(&mut self) {
+        let scopes = std::mem::take(&mut self.scopes);
+        scopes.finish(&mut self.out.uses);
+        for u in &mut self.out.uses {
+            if u.binding != Binding::Free || u.qualifier.is_some() {
+                continue;
+            }
+            let member = match u.kind {
+                // A call or field access on an expression (`make().run()`), or on no receiver.
+                UseKind::Call | UseKind::Attribute => true,
+                UseKind::Name => !text::looks_like_type(&u.name),
+                _ => false,
+            };
+            if member {
+                u.binding = Binding::Receiver;
             }
         }
     }
@@ -241,6 +291,7 @@ impl<'t> Walker<'_, 't> {
             // nothing outside ERROR recovery, and every cursor step costs.
             let worth_descending = visit.descend && (self.check_errors || node.named_child_count() > 0);
             if worth_descending && cursor.goto_first_child() {
+                let lexical_outer = self.open_lexical(kind);
                 self.frames.push(Frame {
                     node,
                     kind,
@@ -254,6 +305,7 @@ impl<'t> Walker<'_, 't> {
                     count: 0,
                     prev_end: 0,
                     error: self.error_frame(node, kind),
+                    lexical_outer,
                 });
                 continue;
             }
@@ -268,6 +320,9 @@ impl<'t> Walker<'_, 't> {
                     return;
                 }
                 if let Some(frame) = self.frames.pop() {
+                    if let Some(outer) = frame.lexical_outer {
+                        self.scopes.leave(outer);
+                    }
                     // Declarations recovered inside an ERROR may still be open.
                     self.scope.truncate(frame.scope_base);
                     if frame.pushed_def {
@@ -470,6 +525,11 @@ impl<'t> Walker<'_, 't> {
         if name_text.is_empty() {
             return None;
         }
+        // A class's members are visible throughout the class, nested classes included: the
+        // file's own names bind file-wide. Parameters bind in their callable (as identifiers).
+        if kind != DefKind::Parameter {
+            self.scopes.bind_in(MODULE, name_text.as_bytes(), Binding::Local);
+        }
         let parent = self.scope.last().copied();
         let local_name = match parent {
             Some(p) => format!("{}.{name_text}", self.out.definition(p).local_name),
@@ -490,6 +550,7 @@ impl<'t> Walker<'_, 't> {
             signature: String::new(),
             doc,
             parent,
+            constructor_keyword: false,
         });
         self.signatures.push(signature);
         Some(id)
@@ -664,11 +725,23 @@ impl<'t> Walker<'_, 't> {
                 return;
             }
             K::RecordPattern | K::ServiceDirective => (UseKind::Type, None),
-            kind if declares_by_name(kind) && field == g.name => return,
-            K::LambdaExpression if field == g.parameters => return,
+            kind if declares_by_name(kind) && field == g.name => {
+                if matches!(kind, K::VariableDeclarator | K::FormalParameter | K::LocalBinder) {
+                    self.scopes.bind(bytes(self.src, node), Binding::Local);
+                }
+                return;
+            }
+            K::LambdaExpression if field == g.parameters => {
+                self.scopes.bind(bytes(self.src, node), Binding::Local);
+                return;
+            }
             // A `name` field survives in an ERROR only from a partial declaration.
             K::Error if field == g.name => return,
-            K::AllBinder | K::ModuleName | K::PackageDeclaration => return,
+            K::AllBinder => {
+                self.scopes.bind(bytes(self.src, node), Binding::Local);
+                return;
+            }
+            K::ModuleName | K::PackageDeclaration => return,
             _ => (UseKind::Name, None),
         };
         self.push_use(node, kind, qualifier);
@@ -685,7 +758,10 @@ impl<'t> Walker<'_, 't> {
         };
         let (kind, qualifier) = match parent.kind {
             // `<T>` declares T.
-            K::TypeParameter => return,
+            K::TypeParameter => {
+                self.scopes.bind(bytes(self.src, node), Binding::Local);
+                return;
+            }
             // The last component of `a.b.Foo` plays the whole type's role; the others are
             // enclosing types (or packages) named on the way.
             K::ScopedTypeIdentifier if node.end_byte() == parent.node.end_byte() => {
@@ -809,13 +885,17 @@ impl<'t> Walker<'_, 't> {
             let qualifier = (!module.is_empty()).then(|| module.clone());
             self.push_use(name, UseKind::Import, qualifier);
         }
-        self.out.imports.push(Import {
+        let import = Import {
             module,
             name: name.map(|n| self.text(n).into_owned()),
             alias: None,
             wildcard,
             line: node.start_position().row as u32,
-        });
+        };
+        if let Some(bound) = import.bound_name().filter(|_| import.name.is_some()) {
+            self.scopes.bind_in(MODULE, bound.as_bytes(), Binding::Import);
+        }
+        self.out.imports.push(import);
     }
 
     fn package(&mut self, node: Node, doc: Option<Node>) {
@@ -904,7 +984,21 @@ impl<'t> Walker<'_, 't> {
             return;
         }
         let name = name.into_owned();
-        self.out.uses.push(Use { name, kind, span: span_of(node), qualifier });
+        let binding = match kind {
+            UseKind::Import | UseKind::ImportModule => Binding::Import,
+            _ => {
+                let head = match &qualifier {
+                    Some(q) => Some(q.split('.').next().unwrap_or(q)),
+                    None if kind == UseKind::KeywordArgument => None,
+                    None => Some(name.as_str()),
+                };
+                if let Some(head) = head {
+                    self.scopes.record(self.out.uses.len(), head.as_bytes());
+                }
+                Binding::Free
+            }
+        };
+        self.out.uses.push(Use { name, kind, span: span_of(node), qualifier, binding });
     }
 
     // ---- text ----

@@ -14,7 +14,6 @@
 //! bare extraction (`Frontend::extract`, no database) of the edited file.
 
 use hintlens_lsp::Options;
-use hintlens_snapshot::TestPaths;
 use hintlens_syntax::Frontend;
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
 use serde_json::{Value, json};
@@ -82,9 +81,10 @@ fn main() {
     });
     println!("{found} of {} hovers found an identifier; lens requests returned {lensed} lenses", positions.len());
 
+    let test_paths = hintlens_db::Database::new(hintlens_batch::frontends()).test_paths();
     let edited = changed
         .iter()
-        .find(|path| TestPaths::default().is_test(path))
+        .find(|path| test_paths.is_test(path))
         .or(changed.first())
         .or(files.first())
         .expect("the repository has source files")

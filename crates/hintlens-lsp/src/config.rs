@@ -67,14 +67,16 @@ impl Settings {
 impl Config {
     /// The effective settings of the layers, lowest first, and a warning for each value that
     /// was ignored.
-    pub(crate) fn resolve(layers: &[(&str, &Settings)]) -> (Config, Vec<String>) {
+    /// `defaults` are the languages' test patterns ([`hintlens_db::Database::test_patterns`]);
+    /// configured `test_patterns` add to them.
+    pub(crate) fn resolve(defaults: &[&str], layers: &[(&str, &Settings)]) -> (Config, Vec<String>) {
         let mut warnings = Vec::new();
         let mut config = Config {
             base: "HEAD".to_owned(),
             statement: None,
             selection: Selection::DefUse,
             projection: Projection::Declaration,
-            test_paths: TestPaths::default(),
+            test_paths: TestPaths::new(defaults).expect("the frontends' test patterns are valid"),
         };
         for (origin, layer) in layers {
             for key in layer.unknown.keys() {
@@ -103,7 +105,7 @@ impl Config {
                 }
             }
             if let Some(patterns) = &layer.test_patterns {
-                match TestPaths::with_extra(patterns) {
+                match TestPaths::new(defaults.iter().copied().chain(patterns.iter().map(String::as_str))) {
                     Ok(paths) => config.test_paths = paths,
                     Err(e) => warnings.push(format!("{origin}: {e}")),
                 }
@@ -125,7 +127,7 @@ mod tests {
         )
         .unwrap();
         let editor = Settings::from_json(&json!({"hintlens": {"base": "v1.0", "statement": null}})).unwrap();
-        let (config, warnings) = Config::resolve(&[("file", &file), ("editor", &editor)]);
+        let (config, warnings) = Config::resolve(&["tests/"], &[("file", &file), ("editor", &editor)]);
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(config.base, "v1.0");
         assert_eq!(config.statement.as_deref(), Some("task.md"), "null leaves the file's value");
@@ -133,8 +135,10 @@ mod tests {
         assert_eq!(config.projection, Projection::Declaration);
         assert!(config.test_paths.is_test("spec/a.py"));
 
-        let (config, _) =
-            Config::resolve(&[("file", &file), ("editor", &Settings::from_json(&json!({"statement": ""})).unwrap())]);
+        let (config, _) = Config::resolve(
+            &["tests/"],
+            &[("file", &file), ("editor", &Settings::from_json(&json!({"statement": ""})).unwrap())],
+        );
         assert_eq!(config.statement, None, "an empty path switches the statement off");
         assert!(Settings::from_json(&json!(null)).unwrap().is_empty());
     }
@@ -145,7 +149,7 @@ mod tests {
             &json!({"selection": "nope", "projection": "declaration", "testPatterns": ["a**"], "colour": 1, "base": " "}),
         )
         .unwrap();
-        let (config, warnings) = Config::resolve(&[("initializationOptions", &editor)]);
+        let (config, warnings) = Config::resolve(&["tests/"], &[("initializationOptions", &editor)]);
         assert_eq!(config.selection, Selection::DefUse);
         assert_eq!(config.base, "HEAD");
         assert_eq!(warnings.len(), 4, "{warnings:?}");

@@ -126,16 +126,18 @@ impl Server {
         };
         let (events, event_receiver) = crossbeam_channel::unbounded();
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).max(2);
+        let db = Database::with_events(hintlens_batch::frontends(), options.salsa_events);
+        let config = Arc::new(Config::resolve(&db.test_patterns(), &[]).0);
         let mut server = Server {
             connection,
-            db: Database::with_events(hintlens_batch::frontends(), options.salsa_events),
+            db,
             debug_requests: options.debug_requests,
             client,
             root: None,
             repository: None,
             file_settings: Settings::default(),
             editor_settings: Settings::default(),
-            config: Arc::new(Config::resolve(&[]).0),
+            config,
             documents: HashMap::new(),
             statement: None,
             ignores: None,

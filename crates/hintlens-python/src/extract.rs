@@ -7,9 +7,10 @@
 
 use crate::grammar::{Grammar, Kind, grammar};
 use crate::text::{cleandoc, flatten, is_constant_name, is_keyword};
+use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind, Scopes};
 use hintlens_syntax::{
-    DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError, Use,
-    UseKind, line_around, reads_exception_message, span,
+    Binding, DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError,
+    Use, UseKind, line_around, reads_exception_message, span,
 };
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -34,17 +35,26 @@ pub(crate) fn extract(text: &[u8]) -> FileIndex {
         raised: None,
         error_depth: 0,
         in_string: 0,
+        scopes: Scopes::new(),
+        param_scope: MODULE,
     };
     walk.index.doc = walk.body(root);
     walk.errors(root);
-    walk.index
+    let Walk { mut index, scopes, .. } = walk;
+    scopes.finish(&mut index.uses);
+    index
 }
 
 /// Where the walk is, which decides what an assignment declares.
 #[derive(Clone, Copy)]
 enum Scope<'t> {
     Module,
-    Class(DefId),
+    /// `keyword_fields`: the class is a dataclass (or attrs, NamedTuple, pydantic model…), so
+    /// its fields are constructor keywords.
+    Class {
+        id: DefId,
+        keyword_fields: bool,
+    },
     /// Function bodies declare no variables. In a method, `receiver` is the class and the first
     /// parameter's name: `self.x = …` declares field `x` of that class.
     Function {
@@ -57,14 +67,14 @@ impl Scope<'_> {
     fn parent(self) -> Option<DefId> {
         match self {
             Scope::Module => None,
-            Scope::Class(id) | Scope::Function { id, .. } => Some(id),
+            Scope::Class { id, .. } | Scope::Function { id, .. } => Some(id),
         }
     }
 }
 
 /// How an assignment target binds.
 #[derive(Clone, Copy)]
-enum Binding<'t> {
+enum Target<'t> {
     /// `for`, `with … as`, `except … as`, comprehension targets: they declare nothing.
     Bind,
     /// `=` declares module variables, class fields and `self` fields; `annotation` is the
@@ -91,6 +101,10 @@ struct Walk<'t> {
     /// How many strings enclose the walk (f-string interpolations): their strings are part of
     /// a message, not messages.
     in_string: u32,
+    /// Which names each scope binds, for the bindings of uses.
+    scopes: Scopes,
+    /// The scope of the function whose parameters are being declared.
+    param_scope: ScopeId,
 }
 
 impl<'t> Walk<'t> {
@@ -245,11 +259,35 @@ impl<'t> Walk<'t> {
     }
 
     fn push_use(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>) {
+        self.push_use_of(name, kind, qualifier, false);
+    }
+
+    /// A use of `name`; `member` when it is an attribute of some object (`obj.name`,
+    /// `make().name`), so that with no name chain to qualify it, its binding is the receiver's.
+    fn push_use_of(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>, member: bool) {
         if name.is_missing() || name.start_byte() == name.end_byte() || self.recovering && is_keyword(self.bytes(name))
         {
             return;
         }
-        self.index.uses.push(Use { name: self.text(name), kind, span: Self::span(name), qualifier });
+        let at = self.index.uses.len();
+        let binding = match kind {
+            // The import statement's own names are what the import binds.
+            UseKind::Import | UseKind::ImportModule => Binding::Import,
+            _ if member && qualifier.is_none() => Binding::Receiver,
+            _ => {
+                let head = match &qualifier {
+                    Some(q) => Some(q.split('.').next().unwrap_or(q).as_bytes()),
+                    // A keyword argument of a callee that is no name chain: nothing to look up.
+                    None if kind == UseKind::KeywordArgument => None,
+                    None => Some(self.bytes(name)),
+                };
+                if let Some(head) = head {
+                    self.scopes.record(at, head);
+                }
+                Binding::Free
+            }
+        };
+        self.index.uses.push(Use { name: self.text(name), kind, span: Self::span(name), qualifier, binding });
     }
 
     fn local_name(&self, parent: Option<DefId>, name: &str) -> String {
@@ -280,6 +318,7 @@ impl<'t> Walk<'t> {
             signature,
             doc: None,
             parent,
+            constructor_keyword: false,
         });
         id
     }
@@ -347,7 +386,7 @@ impl<'t> Walk<'t> {
                 let [left] = self.fields(node, [f.left]);
                 self.each_child(node, |s, child| {
                     if Some(child) == left {
-                        s.target(child, Binding::Bind);
+                        s.target(child, Target::Bind);
                     } else {
                         s.visit(child);
                     }
@@ -357,7 +396,7 @@ impl<'t> Walk<'t> {
                 let [alias] = self.fields(node, [f.alias]);
                 self.each_child(node, |s, child| {
                     if Some(child) == alias {
-                        s.target(child, Binding::Bind);
+                        s.target(child, Target::Bind);
                     } else {
                         s.visit(child);
                     }
@@ -366,10 +405,29 @@ impl<'t> Walk<'t> {
             Kind::NamedExpression => {
                 let [name] = self.fields(node, [f.name]);
                 self.each_child(node, |s, child| {
-                    if Some(child) != name {
+                    if Some(child) == name {
+                        s.scopes.bind_walrus(s.bytes(child));
+                    } else {
                         s.visit(child);
                     }
                 });
+            }
+            Kind::ListComprehension
+            | Kind::SetComprehension
+            | Kind::DictionaryComprehension
+            | Kind::GeneratorExpression => {
+                let scope = self.scopes.open(ScopeKind::Comprehension);
+                let outer = self.scopes.enter(scope);
+                self.each_child(node, |s, child| s.visit(child));
+                self.scopes.leave(outer);
+            }
+            Kind::AugmentedAssignment => {
+                // `x += 1` reads `x` and makes it a local of the scope.
+                let [left] = self.fields(node, [f.left]);
+                if let Some(left) = left.filter(|l| self.kind(*l) == Kind::Identifier) {
+                    self.scopes.bind(self.bytes(left), Binding::Local);
+                }
+                self.each_child(node, |s, child| s.visit(child));
             }
             Kind::Lambda => self.lambda(node),
             Kind::CaseClause => self.each_child(node, |s, child| {
@@ -382,7 +440,11 @@ impl<'t> Walk<'t> {
             Kind::ImportStatement => self.import(node),
             Kind::ImportFromStatement | Kind::FutureImportStatement => self.import_from(node),
             Kind::TypeAliasStatement => self.type_alias(node),
-            Kind::GlobalStatement | Kind::NonlocalStatement => {}
+            Kind::GlobalStatement | Kind::NonlocalStatement => self.each_child(node, |s, name| {
+                if s.kind(name) == Kind::Identifier {
+                    s.scopes.declare_outer(s.bytes(name));
+                }
+            }),
             _ => self.each_child(node, |s, child| s.visit(child)),
         }
     }
@@ -404,7 +466,7 @@ impl<'t> Walk<'t> {
                         s.reference(child, receiver_kind);
                     } else if Some(child) == attribute {
                         let qualifier = object.and_then(|o| s.dotted(o));
-                        s.push_use(child, kind, qualifier);
+                        s.push_use_of(child, kind, qualifier, true);
                     } else {
                         s.visit(child);
                     }
@@ -504,18 +566,33 @@ impl<'t> Walk<'t> {
 
     fn lambda(&mut self, node: Node<'t>) {
         let [parameters] = self.fields(node, [self.g.fields.parameters]);
+        let scope = self.scopes.open(ScopeKind::Function);
         self.each_child(node, |s, child| {
             if Some(child) != parameters {
+                let outer = s.scopes.enter(scope);
                 s.visit(child);
+                s.scopes.leave(outer);
                 return;
             }
-            // Lambda parameters declare nothing; only their defaults are read.
-            s.each_child(child, |s, param| {
-                if s.kind(param) == Kind::DefaultParameter
-                    && let [Some(value)] = s.fields(param, [s.g.fields.value])
-                {
-                    s.visit(value);
+            // Lambda parameters declare no definitions, but bind in the lambda's body; their
+            // defaults are read outside it.
+            s.each_child(child, |s, param| match s.kind(param) {
+                Kind::Identifier => s.scopes.bind_in(scope, s.bytes(param), Binding::Local),
+                Kind::DefaultParameter => {
+                    let [name, value] = s.fields(param, [s.g.fields.name, s.g.fields.value]);
+                    if let Some(name) = name {
+                        s.scopes.bind_in(scope, s.bytes(name), Binding::Local);
+                    }
+                    if let Some(value) = value {
+                        s.visit(value);
+                    }
                 }
+                Kind::ListSplatPattern | Kind::DictionarySplatPattern => s.each_child(param, |s, inner| {
+                    if s.kind(inner) == Kind::Identifier {
+                        s.scopes.bind_in(scope, s.bytes(inner), Binding::Local);
+                    }
+                }),
+                _ => {}
             });
         });
     }
@@ -588,23 +665,21 @@ impl<'t> Walk<'t> {
         let [left, annotation] = self.fields(node, [self.g.fields.left, self.g.fields.r#type]);
         self.each_child(node, |s, child| {
             if Some(child) == left {
-                s.target(child, Binding::Assign { statement: node, annotation });
+                s.target(child, Target::Assign { statement: node, annotation });
             } else {
                 s.visit(child);
             }
         });
     }
 
-    fn target(&mut self, node: Node<'t>, binding: Binding<'t>) {
+    fn target(&mut self, node: Node<'t>, binding: Target<'t>) {
         self.nested(node, |s| match (s.kind(node), binding) {
-            (Kind::Identifier, Binding::Assign { statement, annotation }) => {
-                s.declare_name(node, statement, annotation)
-            }
-            (Kind::Identifier, Binding::Bind) => {}
+            (Kind::Identifier, Target::Assign { statement, annotation }) => s.declare_name(node, statement, annotation),
+            (Kind::Identifier, Target::Bind) => s.scopes.bind(s.bytes(node), Binding::Local),
             (Kind::Attribute, _) => {
                 let declared = match binding {
-                    Binding::Assign { statement, annotation } => s.declare_field(node, statement, annotation),
-                    Binding::Bind => false,
+                    Target::Assign { statement, annotation } => s.declare_field(node, statement, annotation),
+                    Target::Bind => false,
                 };
                 if !declared {
                     s.reference(node, UseKind::Attribute);
@@ -624,8 +699,8 @@ impl<'t> Walk<'t> {
             ) => {
                 // An annotation belongs to a single name, never to the parts of a tuple.
                 let binding = match binding {
-                    Binding::Assign { statement, .. } => Binding::Assign { statement, annotation: None },
-                    Binding::Bind => Binding::Bind,
+                    Target::Assign { statement, .. } => Target::Assign { statement, annotation: None },
+                    Target::Bind => Target::Bind,
                 };
                 s.each_child(node, |s, child| s.target(child, binding));
             }
@@ -635,9 +710,10 @@ impl<'t> Walk<'t> {
 
     /// A name assigned at module or class level declares a variable, constant or field.
     fn declare_name(&mut self, name: Node<'t>, statement: Node<'t>, annotation: Option<Node<'t>>) {
-        let parent = match self.scope {
-            Scope::Module => None,
-            Scope::Class(id) => Some(id),
+        self.scopes.bind(self.bytes(name), Binding::Local);
+        let (parent, keyword) = match self.scope {
+            Scope::Module => (None, false),
+            Scope::Class { id, keyword_fields } => (Some(id), keyword_fields),
             Scope::Function { .. } => return,
         };
         let text = self.text(name);
@@ -651,7 +727,24 @@ impl<'t> Walk<'t> {
         }
         let local_name = self.local_name(parent, &text);
         let signature = self.assigned_signature(&text, annotation);
-        self.push_definition(text, local_name, kind, statement, name, signature, parent);
+        let id = self.push_definition(text, local_name, kind, statement, name, signature, parent);
+        self.index.definitions[id as usize].constructor_keyword = keyword && self.declares_init_field(statement);
+    }
+
+    /// Whether a class-level assignment of a dataclass-like class declares an `__init__`
+    /// field: annotated (`x: int = 0`), or an attrs/dataclass field call (`x = attr.ib()`).
+    /// A plain `count = 0` is a class attribute, not a field.
+    fn declares_init_field(&self, statement: Node<'t>) -> bool {
+        let f = &self.g.fields;
+        if statement.child_by_field_id(f.r#type).is_some() {
+            return true;
+        }
+        let Some(value) = statement.child_by_field_id(self.g.fields.right) else { return false };
+        self.kind(value) == Kind::Call
+            && value
+                .child_by_field_id(f.function)
+                .and_then(|c| self.callee_name(c))
+                .is_some_and(|n| matches!(n, "ib" | "attrib" | "field"))
     }
 
     /// `self.x = …` in a method declares field `x` of its class, unless already declared.
@@ -742,23 +835,30 @@ impl<'t> Walk<'t> {
             self.fields(node, [f.name, f.type_parameters, f.parameters, f.return_type, f.body]);
         let (kind, class) = match self.scope {
             // `__init__` is what `Cls(…)` calls: a constructor, as in Java.
-            Scope::Class(id) if name.is_some_and(|n| self.bytes(n) == b"__init__") => (DefKind::Constructor, Some(id)),
-            Scope::Class(id) => (DefKind::Method, Some(id)),
+            Scope::Class { id, .. } if name.is_some_and(|n| self.bytes(n) == b"__init__") => {
+                (DefKind::Constructor, Some(id))
+            }
+            Scope::Class { id, .. } => (DefKind::Method, Some(id)),
             _ => (DefKind::Function, None),
         };
         let header = [type_parameters, parameters, return_type];
         let Some(id) = self.define_header(node, outer, name, header, kind) else {
             return self.each_child(node, |s, child| s.visit(child));
         };
+        // Parameters bind in the function's scope; their defaults and annotations are read in
+        // the enclosing one.
+        let scope = self.scopes.open(ScopeKind::Function);
         let mut receiver = None;
         self.each_child(node, |s, child| {
             if Some(child) == type_parameters {
                 s.type_parameters(child);
             } else if Some(child) == parameters {
+                let outer_params = std::mem::replace(&mut s.param_scope, scope);
                 let first = s.parameters(child, id);
+                s.param_scope = outer_params;
                 receiver = class.zip(first.filter(|_| !is_static));
             } else if Some(child) == body {
-                s.definition_body(child, id, Scope::Function { id, receiver });
+                s.definition_body(child, id, Scope::Function { id, receiver }, scope);
             } else if Some(child) != name {
                 s.visit(child);
             }
@@ -774,17 +874,48 @@ impl<'t> Walk<'t> {
         let Some(id) = self.define_header(node, outer, name, header, DefKind::Class) else {
             return self.each_child(node, |s, child| s.visit(child));
         };
+        let keyword_fields = self.has_keyword_fields(outer, superclasses);
+        let scope = self.scopes.open(ScopeKind::Class);
         self.each_child(node, |s, child| {
             if Some(child) == type_parameters {
                 s.type_parameters(child);
             } else if Some(child) == superclasses {
                 s.superclasses(child);
             } else if Some(child) == body {
-                s.definition_body(child, id, Scope::Class(id));
+                s.definition_body(child, id, Scope::Class { id, keyword_fields }, scope);
             } else if Some(child) != name {
                 s.visit(child);
             }
         });
+    }
+
+    /// Whether the class's fields are its constructor's keywords: a dataclass, an attrs class,
+    /// a `NamedTuple`, `TypedDict` or pydantic model. Read from the names alone (the last
+    /// component of each decorator and base), since the decorator's import is not followed.
+    fn has_keyword_fields(&self, outer: Node<'t>, superclasses: Option<Node<'t>>) -> bool {
+        const DECORATORS: &[&[u8]] = &[b"dataclass", b"s", b"attrs", b"define", b"frozen", b"mutable"];
+        const BASES: &[&[u8]] = &[b"NamedTuple", b"TypedDict", b"BaseModel", b"BaseSettings", b"Struct"];
+        let last_name = |node: Node<'t>| -> Option<&'t [u8]> {
+            let mut node = node;
+            // `@dataclass(frozen=True)`: the callee names the decorator.
+            if self.kind(node) == Kind::Call {
+                node = node.child_by_field_id(self.g.fields.function)?;
+            }
+            match self.kind(node) {
+                Kind::Identifier => Some(self.bytes(node)),
+                Kind::Attribute => node.child_by_field_id(self.g.fields.attribute).map(|a| self.bytes(a)),
+                _ => None,
+            }
+        };
+        let named = |node: Node<'t>, names: &[&[u8]]| last_name(node).is_some_and(|n| names.contains(&n));
+        let decorated = (0..outer.named_child_count() as u32)
+            .filter_map(|i| outer.named_child(i))
+            .filter(|c| self.kind(*c) == Kind::Decorator)
+            .any(|d| d.named_child(0).is_some_and(|e| named(e, DECORATORS)));
+        decorated
+            || superclasses.is_some_and(|list| {
+                (0..list.named_child_count() as u32).filter_map(|i| list.named_child(i)).any(|b| named(b, BASES))
+            })
     }
 
     /// Declares a function or class; its signature is its header up to the last of `header`
@@ -801,15 +932,18 @@ impl<'t> Walk<'t> {
         let end = header.into_iter().flatten().map(|n| n.end_byte()).fold(name.end_byte(), usize::max);
         let signature = self.flat_text(node, node.start_byte(), end);
         let parent = self.scope.parent();
+        self.scopes.bind(self.bytes(name), Binding::Local);
         let text = self.text(name);
         let local_name = self.local_name(parent, &text);
         Some(self.push_definition(text, local_name, kind, outer, name, signature, parent))
     }
 
-    fn definition_body(&mut self, body: Node<'t>, id: DefId, scope: Scope<'t>) {
+    fn definition_body(&mut self, body: Node<'t>, id: DefId, scope: Scope<'t>, lexical: ScopeId) {
         let outer_scope = std::mem::replace(&mut self.scope, scope);
+        let outer_lexical = self.scopes.enter(lexical);
         let doc = self.body(body);
         self.index.definitions[id as usize].doc = doc;
+        self.scopes.leave(outer_lexical);
         self.scope = outer_scope;
     }
 
@@ -879,6 +1013,7 @@ impl<'t> Walk<'t> {
         let mut plain = None;
         self.nested(part, |s| match s.kind(part) {
             Kind::Identifier => {
+                s.scopes.bind_in(s.param_scope, s.bytes(part), Binding::Local);
                 let text = s.text(part);
                 let local_name = s.local_name(Some(function), &text);
                 let signature = s.node_text_flat(declaration);
@@ -932,9 +1067,16 @@ impl<'t> Walk<'t> {
         self.nested(node, |s| match s.kind(node) {
             Kind::DottedName => {
                 let mut components = 0;
-                s.each_child(node, |_, _| components += 1);
+                let mut first = None;
+                s.each_child(node, |_, part| {
+                    components += 1;
+                    first = first.or(Some(part));
+                });
                 if components > 1 {
                     s.dotted_name(node, "", UseKind::Name, UseKind::Attribute);
+                } else if let Some(name) = first {
+                    // A lone name is a capture pattern: it binds.
+                    s.scopes.bind(s.bytes(name), Binding::Local);
                 }
             }
             Kind::ClassPattern => {
@@ -947,7 +1089,13 @@ impl<'t> Walk<'t> {
                     _ => s.pattern(child),
                 });
             }
-            Kind::Identifier | Kind::SplatPattern => {}
+            // A capture pattern binds the name.
+            Kind::Identifier => s.scopes.bind(s.bytes(node), Binding::Local),
+            Kind::SplatPattern => s.each_child(node, |s, inner| {
+                if s.kind(inner) == Kind::Identifier {
+                    s.scopes.bind(s.bytes(inner), Binding::Local);
+                }
+            }),
             Kind::String => s.string(node, true),
             _ => s.each_child(node, |s, child| s.pattern(child)),
         });
@@ -1076,7 +1224,11 @@ impl<'t> Walk<'t> {
         wildcard: bool,
     ) {
         let line = name_node.start_position().row as u32;
-        self.index.imports.push(Import { module, name, alias, wildcard, line });
+        let import = Import { module, name, alias, wildcard, line };
+        if let Some(bound) = import.bound_name() {
+            self.scopes.bind(bound.as_bytes(), Binding::Import);
+        }
+        self.index.imports.push(import);
     }
 
     // ----- errors ---------------------------------------------------------------------------

@@ -75,10 +75,15 @@ pub(crate) enum Kind {
     TuplePattern,
     ListPattern,
     PatternList,
+    ListComprehension,
+    SetComprehension,
+    DictionaryComprehension,
+    GeneratorExpression,
+    AugmentedAssignment,
 }
 
 /// The grammar's name of every kind in [`Kind`] but `Other`.
-const KINDS: [(&str, Kind); 63] = [
+const KINDS: [(&str, Kind); 68] = [
     ("comment", Kind::Comment),
     ("line_continuation", Kind::LineContinuation),
     ("identifier", Kind::Identifier),
@@ -142,6 +147,11 @@ const KINDS: [(&str, Kind); 63] = [
     ("tuple_pattern", Kind::TuplePattern),
     ("list_pattern", Kind::ListPattern),
     ("pattern_list", Kind::PatternList),
+    ("list_comprehension", Kind::ListComprehension),
+    ("set_comprehension", Kind::SetComprehension),
+    ("dictionary_comprehension", Kind::DictionaryComprehension),
+    ("generator_expression", Kind::GeneratorExpression),
+    ("augmented_assignment", Kind::AugmentedAssignment),
 ];
 
 /// Field ids the walk reads. 0 would mean "absent from the grammar", and every lookup by it
@@ -156,6 +166,7 @@ pub(crate) struct Fields {
     pub body: u16,
     pub definition: u16,
     pub left: u16,
+    pub right: u16,
     pub r#type: u16,
     pub value: u16,
     pub function: u16,
@@ -202,6 +213,7 @@ pub(crate) fn grammar() -> &'static Grammar {
             body: field("body"),
             definition: field("definition"),
             left: field("left"),
+            right: field("right"),
             r#type: field("type"),
             value: field("value"),
             function: field("function"),
@@ -231,6 +243,7 @@ mod tests {
             f.body,
             f.definition,
             f.left,
+            f.right,
             f.r#type,
             f.value,
             f.function,

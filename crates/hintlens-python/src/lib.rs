@@ -49,10 +49,53 @@ impl Frontend for Python {
     /// `_name` is private by convention; dunder names (`__init__`, `__eq__`) are protocol, hence
     /// public.
     fn is_private(&self, def: &Definition) -> bool {
-        let name = def.name.as_str();
-        let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
-        name.starts_with('_') && !dunder
+        def.name.starts_with('_') && !is_dunder(&def.name)
     }
+
+    /// Dunder names (`__init__`, `__eq__`, `__enter__`) are the language's, not the author's.
+    fn is_special(&self, def: &Definition) -> bool {
+        is_dunder(&def.name)
+    }
+
+    /// Resolves a relative import's leading dots against the importing module's package:
+    /// `.helpers` in `pkg/tests/test_x.py` is `pkg.tests.helpers`, in `pkg/__init__.py`
+    /// `pkg.helpers`.
+    fn import_target(&self, importing_path: &str, importing_module: &str, module: &str) -> String {
+        let dots = module.len() - module.trim_start_matches('.').len();
+        if dots == 0 {
+            return module.to_owned();
+        }
+        // A package's `__init__.py` is the package itself: there a leading dot means the
+        // package, elsewhere the file's siblings (the module's own name is dropped first).
+        let file = importing_path.rsplit('/').next().unwrap_or(importing_path);
+        let is_package = file == "__init__.py" || file == "__init__.pyi";
+        let mut base: Vec<&str> = importing_module.split('.').filter(|c| !c.is_empty()).collect();
+        let drop = if is_package { dots - 1 } else { dots };
+        base.truncate(base.len().saturating_sub(drop));
+        let rest = &module[dots..];
+        if !rest.is_empty() {
+            base.push(rest);
+        }
+        base.join(".")
+    }
+
+    /// `mock.patch('pkg.mod.fn')`, `monkeypatch.setattr('pkg.mod.fn', …)`,
+    /// `importlib.import_module('pkg.mod')`.
+    fn strings_name_modules(&self) -> bool {
+        true
+    }
+
+    fn test_patterns(&self) -> &'static [&'static str] {
+        &["test_*.py", "*_test.py", "conftest.py"]
+    }
+
+    fn bare_parse(&self, text: &[u8]) -> usize {
+        parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
+    }
+}
+
+fn is_dunder(name: &str) -> bool {
+    name.len() > 4 && name.starts_with("__") && name.ends_with("__")
 }
 
 /// Parses `text` and nothing more: the baseline that extraction throughput is measured against.

@@ -25,7 +25,7 @@ pub use patch::{FilePatch, FileStatus, Hunk, Line, Patch};
 pub use reference::{ChangeSet, FileChange, Reference, build_reference};
 pub use repo::{BlobSource, Error, NoBlobs, Reader, Repository};
 pub use snapshot::{Entry, Mode, Snapshot, blob_id};
-pub use test_paths::{DEFAULT_TEST_PATTERNS, PatternError, TestPaths};
+pub use test_paths::{GENERIC_TEST_PATTERNS, PatternError, TestPaths};
 
 /// A git object id; the content id of a file is its git blob id.
 pub type ObjectId = gix::ObjectId;

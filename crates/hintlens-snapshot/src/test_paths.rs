@@ -11,28 +11,21 @@
 
 use std::fmt;
 
-/// SPEC §2's defaults: Python and Java test layouts.
-pub const DEFAULT_TEST_PATTERNS: &[&str] =
-    &["test/", "tests/", "src/test/", "test_*.py", "*_test.py", "conftest.py", "*Test.java", "*Tests.java", "*IT.java"];
+/// Test directories in every language. Each language adds its own file patterns
+/// (`Frontend::test_patterns`: `test_*.py`, `*Test.java`…); the database lists them all.
+pub const GENERIC_TEST_PATTERNS: &[&str] = &["test/", "tests/"];
 
-/// A path classifier: the default test patterns plus any configured ones.
+/// A path classifier: a path is a test file when any pattern matches it.
 #[derive(Debug, Clone)]
 pub struct TestPaths {
     patterns: Vec<Glob>,
 }
 
-impl Default for TestPaths {
-    fn default() -> TestPaths {
-        TestPaths::with_extra(std::iter::empty::<&str>()).expect("the default patterns are valid")
-    }
-}
-
 impl TestPaths {
-    /// The defaults plus `extra` patterns (see the module documentation for the syntax).
-    pub fn with_extra<S: AsRef<str>>(extra: impl IntoIterator<Item = S>) -> Result<TestPaths, PatternError> {
-        let defaults = DEFAULT_TEST_PATTERNS.iter().map(|p| Glob::parse(p));
-        let extra = extra.into_iter().map(|p| Glob::parse(p.as_ref()));
-        Ok(TestPaths { patterns: defaults.chain(extra).collect::<Result<_, _>>()? })
+    /// A classifier from `patterns` (see the module documentation for the syntax): the defaults
+    /// of the languages in use followed by any configured ones.
+    pub fn new<S: AsRef<str>>(patterns: impl IntoIterator<Item = S>) -> Result<TestPaths, PatternError> {
+        Ok(TestPaths { patterns: patterns.into_iter().map(|p| Glob::parse(p.as_ref())).collect::<Result<_, _>>()? })
     }
 
     /// Whether `path` (relative to the repository root, `/`-separated) is a test file.
@@ -152,9 +145,26 @@ fn match_name(tokens: &[Token], name: &[char]) -> bool {
 mod tests {
     use super::*;
 
+    /// The generic directories with the Python and Java frontends' patterns.
+    const DEFAULTS: &[&str] = &[
+        "test/",
+        "tests/",
+        "test_*.py",
+        "*_test.py",
+        "conftest.py",
+        "src/test/",
+        "*Test.java",
+        "*Tests.java",
+        "*IT.java",
+    ];
+
+    fn with_extra(extra: &[&str]) -> Result<TestPaths, PatternError> {
+        TestPaths::new(DEFAULTS.iter().chain(extra))
+    }
+
     #[test]
     fn defaults_follow_python_and_java_layouts() {
-        let paths = TestPaths::default();
+        let paths = with_extra(&[]).unwrap();
         for test in [
             "tests/test_api.py",
             "pkg/tests/unit/helpers.py",
@@ -188,7 +198,7 @@ mod tests {
 
     #[test]
     fn extra_patterns_add_to_the_defaults() {
-        let paths = TestPaths::with_extra(["spec/", "*_spec.py", "/checks/**/*.py", "e2e?.py"]).unwrap();
+        let paths = with_extra(&["spec/", "*_spec.py", "/checks/**/*.py", "e2e?.py"]).unwrap();
         assert!(paths.is_test("spec/a.py"));
         assert!(paths.is_test("web/spec/a/b.py"));
         assert!(paths.is_test("pkg/api_spec.py"));
@@ -209,10 +219,10 @@ mod tests {
             ("a//b", "empty path component (`//`)"),
             ("a**b", "`**` must be a whole path component"),
         ] {
-            assert_eq!(TestPaths::with_extra([pattern]).unwrap_err(), PatternError { pattern: pattern.into(), reason });
+            assert_eq!(TestPaths::new([pattern]).unwrap_err(), PatternError { pattern: pattern.into(), reason });
         }
         assert_eq!(
-            TestPaths::with_extra(["a**"]).unwrap_err().to_string(),
+            TestPaths::new(["a**"]).unwrap_err().to_string(),
             "invalid test path pattern `a**`: `**` must be a whole path component"
         );
     }

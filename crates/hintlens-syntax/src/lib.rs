@@ -13,6 +13,8 @@
 //! - Positions are zero-based lines and byte columns, as tree-sitter reports them. Renderings
 //!   convert to one-based lines; the language server converts to UTF-16 columns.
 
+pub mod scope;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -61,6 +63,28 @@ pub enum DefKind {
     Constant,
     EnumConstant,
     Parameter,
+    /// A Go or Rust `struct`.
+    Struct,
+    /// A Rust `trait`.
+    Trait,
+    /// A Rust or C `union`.
+    Union,
+    /// An alias that names another type: Go `type A = B`, TypeScript `type A = …`, Rust `type A = B;`.
+    TypeAlias,
+    /// A Go defined type that is neither struct nor interface: `type Celsius float64`.
+    Type,
+    /// A Rust `macro_rules!` macro.
+    Macro,
+    /// A module declared in code rather than by a file: Rust `mod x { … }`.
+    Module,
+    /// A TypeScript `namespace`.
+    Namespace,
+    /// A Go package new in the reference (a directory of `.go` files absent at the base).
+    Package,
+    /// A variant of a Rust enum.
+    Variant,
+    /// A property of a TypeScript interface or object type, or a class property.
+    Property,
 }
 
 impl DefKind {
@@ -80,11 +104,22 @@ impl DefKind {
             DefKind::Constant => "constant",
             DefKind::EnumConstant => "enum_constant",
             DefKind::Parameter => "parameter",
+            DefKind::Struct => "struct",
+            DefKind::Trait => "trait",
+            DefKind::Union => "union",
+            DefKind::TypeAlias => "type_alias",
+            DefKind::Type => "type",
+            DefKind::Macro => "macro",
+            DefKind::Module => "module",
+            DefKind::Namespace => "namespace",
+            DefKind::Package => "package",
+            DefKind::Variant => "variant",
+            DefKind::Property => "property",
         }
     }
 
     /// Every kind, for parsers of the string form and for exhaustive tests.
-    pub const ALL: [DefKind; 14] = [
+    pub const ALL: [DefKind; 25] = [
         DefKind::File,
         DefKind::Class,
         DefKind::Interface,
@@ -99,6 +134,17 @@ impl DefKind {
         DefKind::Constant,
         DefKind::EnumConstant,
         DefKind::Parameter,
+        DefKind::Struct,
+        DefKind::Trait,
+        DefKind::Union,
+        DefKind::TypeAlias,
+        DefKind::Type,
+        DefKind::Macro,
+        DefKind::Module,
+        DefKind::Namespace,
+        DefKind::Package,
+        DefKind::Variant,
+        DefKind::Property,
     ];
 
     pub fn parse(s: &str) -> Option<DefKind> {
@@ -110,9 +156,27 @@ impl DefKind {
         matches!(self, DefKind::Function | DefKind::Method | DefKind::Constructor)
     }
 
-    /// Kinds that contain members (nested under them in renderings).
+    /// Types: kinds that contain members (nested under them in renderings) and stand for a file
+    /// of their name (`Foo.java`).
     pub fn is_type(self) -> bool {
-        matches!(self, DefKind::Class | DefKind::Interface | DefKind::Enum | DefKind::Record | DefKind::Annotation)
+        matches!(
+            self,
+            DefKind::Class
+                | DefKind::Interface
+                | DefKind::Enum
+                | DefKind::Record
+                | DefKind::Annotation
+                | DefKind::Struct
+                | DefKind::Trait
+                | DefKind::Union
+                | DefKind::Type
+        )
+    }
+
+    /// Kinds whose name nobody chooses apart from another definition's: a constructor is
+    /// invoked by its type's name.
+    pub fn is_constructor(self) -> bool {
+        self == DefKind::Constructor
     }
 }
 
@@ -146,6 +210,12 @@ pub struct Definition {
     pub doc: Option<String>,
     /// The enclosing definition (class of a method, callable of a parameter).
     pub parent: Option<DefId>,
+    /// A field that constructing its type names by keyword, so a keyword argument to the type
+    /// can select it: dataclass, attrs, NamedTuple and pydantic fields (`Config(strict=True)`),
+    /// Go struct fields (`Options{Timeout: d}`), Rust struct fields (`Options { retries: 3 }`).
+    /// A plain attribute a method sets (`self.x = …`) is not one.
+    #[serde(default)]
+    pub constructor_keyword: bool,
 }
 
 /// How a use reaches a name.
@@ -200,8 +270,60 @@ pub struct Use {
     pub span: Span,
     /// What the name was reached through, where cheaply known: the receiver's source text for
     /// `mod.name`/`obj.name` (`mod`, `self.helper`), the module of an import
-    /// (`a.b` for `from a.b import c`), the callee's text for a keyword argument.
+    /// (`a.b` for `from a.b import c`), the callee's text for a keyword argument (`None` when
+    /// the callee is no chain of names, as in `make()(k=1)`).
     pub qualifier: Option<String>,
+    /// How the use's *head* is bound where the use stands: the name itself for a bare use, the
+    /// first component of the qualifier for `head.….name`, the callee's first component for a
+    /// keyword argument. Scope is the frontend's knowledge; what the binding means for
+    /// selection (the import it goes through, the package it shares) is the core's.
+    #[serde(default)]
+    pub binding: Binding,
+}
+
+/// How a name is bound at the place it is used (see [`Use::binding`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Binding {
+    /// Bound nowhere in the file: a builtin, a name a wildcard import brings, or (Java, Go) a
+    /// name of the same package, which needs no import.
+    #[default]
+    Free,
+    /// Bound by the file itself in a scope enclosing the use: an assignment, parameter,
+    /// loop/with/except/comprehension target, local declaration, or a definition of the file
+    /// (nested or top level). Such a name never refers to another file's definition.
+    Local,
+    /// Bound by one of the file's imports ([`FileIndex::imports`], matched by
+    /// [`Import::bound_name`]); import statements' own uses are bound so too.
+    Import,
+    /// A member reached through a receiver that is no chain of names (`make().run()`, so the
+    /// use has no qualifier) or through an implicit one: Java's unqualified call of an
+    /// inherited method or read of an inherited field (`this.` left out). Matched by name, like
+    /// `obj.name`.
+    Receiver,
+}
+
+impl Binding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Binding::Free => "free",
+            Binding::Local => "local",
+            Binding::Import => "import",
+            Binding::Receiver => "receiver",
+        }
+    }
+}
+
+impl Use {
+    /// The first name of the use's qualifier, or the use's own name when it has none: the name
+    /// [`Use::binding`] describes (for keyword arguments, the callee's first name).
+    pub fn head(&self) -> &str {
+        match &self.qualifier {
+            Some(q) => q.split('.').next().unwrap_or(q),
+            None if self.kind == UseKind::KeywordArgument => "",
+            None => &self.name,
+        }
+    }
 }
 
 /// One imported binding, kept so that a use's qualifier can be resolved to a module.
@@ -326,6 +448,9 @@ impl FileIndex {
                 let _ = write!(out, " parent={}", self.definition(p).local_name);
             }
             let _ = write!(out, " sig=`{}`", d.signature);
+            if d.constructor_keyword {
+                out.push_str(" keyword");
+            }
             if let Some(doc) = &d.doc {
                 let _ = write!(out, " doc=`{doc}`");
             }
@@ -348,6 +473,9 @@ impl FileIndex {
             let _ = write!(out, "use {} {} @{}:{}", u.kind.as_str(), u.name, u.span.start.line, u.span.start.column);
             if let Some(q) = &u.qualifier {
                 let _ = write!(out, " via={q}");
+            }
+            if u.binding != Binding::Free {
+                let _ = write!(out, " {}", u.binding.as_str());
             }
             out.push('\n');
         }
@@ -411,6 +539,53 @@ pub trait Frontend: Send + Sync + 'static {
         let _ = def;
         false
     }
+
+    /// Whether the definition's name is fixed by the language rather than chosen by its author
+    /// (Python's `__init__`, `__eq__`, `__enter__`): such names are never hints of their own.
+    fn is_special(&self, def: &Definition) -> bool {
+        let _ = def;
+        false
+    }
+
+    /// The unit within which a file's top-level names are visible to other files without an
+    /// import: Java's package, Go's package directory. `None` (the default) where every name
+    /// from another file needs an import (Python, TypeScript).
+    fn namespace(&self, path: &str, index: &FileIndex) -> Option<String> {
+        let _ = (path, index);
+        None
+    }
+
+    /// The repository-wide module an import names, in the notation of
+    /// [`Frontend::module_name`]: Python resolves leading dots against the importing module
+    /// (`importing_module`, the module name of `importing_path`). The default is the module as
+    /// written.
+    fn import_target(&self, importing_path: &str, importing_module: &str, module: &str) -> String {
+        let _ = (importing_path, importing_module);
+        module.to_owned()
+    }
+
+    /// Whether a string literal spelling a dotted path (`'pkg.mod.new_fn'`) can name a module of
+    /// the repository and its members, as `mock.patch('pkg.mod.fn')` and `importlib.import_module`
+    /// in Python or `Class.forName("pkg.Name")` in Java do.
+    fn strings_name_modules(&self) -> bool {
+        false
+    }
+
+    /// Path patterns (see `hintlens_snapshot::TestPaths`) of this language's test files, beyond
+    /// the generic `test/` and `tests/` directories: `test_*.py`, `*Test.java`, `*_test.go`.
+    fn test_patterns(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Parses `text` and does nothing else: the baseline extraction speed is measured against.
+    /// Returns a number derived from the tree so the parse cannot be optimised away.
+    fn bare_parse(&self, text: &[u8]) -> usize;
+}
+
+/// A stable 64-bit hash of a name (FNV-1a: fast on the short strings identifiers are, and the
+/// same in every run), for sets of names that must cost no allocation per name.
+pub fn name_hash(name: &[u8]) -> u64 {
+    name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 /// The name a `file` definition carries: the last component of the module name.

@@ -28,7 +28,7 @@ impl Server {
     /// Recomputes the settings from their layers and acts on what changed.
     pub(super) fn reconfigure(&mut self) {
         let layers = [(CONFIG_FILE, &self.file_settings), ("hintlens settings", &self.editor_settings)];
-        let (config, warnings) = Config::resolve(&layers);
+        let (config, warnings) = Config::resolve(&self.db.test_patterns(), &layers);
         for warning in warnings {
             self.show(MessageType::WARNING, warning);
         }

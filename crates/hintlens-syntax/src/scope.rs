@@ -1,0 +1,224 @@
+//! Lexical scopes for frontends, so that every use can say how its head is bound where it
+//! stands ([`Binding`]).
+//!
+//! A frontend's walk opens scopes, binds names in them and records each use's head as it goes;
+//! [`Scopes::finish`] decides every use once the file is over. Deciding at the end is what
+//! Python needs (a name is bound in its whole scope, wherever the binding statement stands) and
+//! is harmless where a language declares before use.
+
+use crate::{Binding, Use, name_hash};
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+pub type ScopeId = u32;
+
+/// The file's (module's) scope, open from the start.
+pub const MODULE: ScopeId = 0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScopeKind {
+    Module,
+    /// A Python class body: its names are visible in the body itself, not in the methods nested
+    /// in it.
+    Class,
+    /// A function, method, lambda or block: its names are visible in the scopes nested in it.
+    Function,
+    /// A comprehension or generator expression: its targets are its own, but an assignment
+    /// expression (`:=`) in it binds in the enclosing function.
+    Comprehension,
+}
+
+pub struct Scopes {
+    /// Each scope's parent and kind, by id.
+    scopes: Vec<(Option<ScopeId>, ScopeKind)>,
+    bound: HashMap<(ScopeId, u64), Binding, KeyHash>,
+    /// Names a `global` or `nonlocal` statement hands to an outer scope: assigning them binds
+    /// nothing in this one.
+    outer: HashSet<(ScopeId, u64), KeyHash>,
+    current: ScopeId,
+    /// Uses waiting for their binding: index into the file's uses, scope, hash of the head.
+    pending: Vec<(u32, ScopeId, u64)>,
+}
+
+impl Default for Scopes {
+    fn default() -> Scopes {
+        Scopes::new()
+    }
+}
+
+impl Scopes {
+    pub fn new() -> Scopes {
+        Scopes {
+            scopes: vec![(None, ScopeKind::Module)],
+            bound: HashMap::default(),
+            outer: HashSet::default(),
+            current: MODULE,
+            pending: Vec::new(),
+        }
+    }
+
+    /// A new scope nested in the current one, not yet entered (parameter names are bound in a
+    /// function's scope while their defaults are still read in the enclosing one).
+    pub fn open(&mut self, kind: ScopeKind) -> ScopeId {
+        let id = self.scopes.len() as ScopeId;
+        self.scopes.push((Some(self.current), kind));
+        id
+    }
+
+    /// Makes `scope` current; returns the scope to go back to.
+    pub fn enter(&mut self, scope: ScopeId) -> ScopeId {
+        std::mem::replace(&mut self.current, scope)
+    }
+
+    pub fn leave(&mut self, previous: ScopeId) {
+        self.current = previous;
+    }
+
+    /// Binds `name` in the current scope.
+    pub fn bind(&mut self, name: &[u8], binding: Binding) {
+        self.bind_in(self.current, name, binding);
+    }
+
+    /// Binds `name` where an assignment expression (`:=`) binds it: the nearest scope that is
+    /// no comprehension.
+    pub fn bind_walrus(&mut self, name: &[u8]) {
+        let mut scope = self.current;
+        while let (Some(parent), ScopeKind::Comprehension) = self.scopes[scope as usize] {
+            scope = parent;
+        }
+        self.bind_in(scope, name, Binding::Local);
+    }
+
+    pub fn bind_in(&mut self, scope: ScopeId, name: &[u8], binding: Binding) {
+        let key = (scope, name_hash(name));
+        if self.outer.contains(&key) {
+            return;
+        }
+        // An import is what resolution needs to see: it wins over a fallback assignment of the
+        // same name (`try: from m import f` / `except ImportError: f = None`).
+        let slot = self.bound.entry(key).or_insert(binding);
+        if binding == Binding::Import {
+            *slot = binding;
+        }
+    }
+
+    /// `global name` / `nonlocal name` in the current scope.
+    pub fn declare_outer(&mut self, name: &[u8]) {
+        self.outer.insert((self.current, name_hash(name)));
+    }
+
+    /// The use at `index` has `head` as its first name, looked up from the current scope.
+    pub fn record(&mut self, index: usize, head: &[u8]) {
+        self.pending.push((index as u32, self.current, name_hash(head)));
+    }
+
+    /// Decides the binding of every recorded use.
+    pub fn finish(self, uses: &mut [Use]) {
+        for &(index, scope, hash) in &self.pending {
+            if let Some(u) = uses.get_mut(index as usize) {
+                u.binding = self.lookup(scope, hash);
+            }
+        }
+    }
+
+    fn lookup(&self, from: ScopeId, hash: u64) -> Binding {
+        let mut scope = from;
+        loop {
+            let (parent, kind) = self.scopes[scope as usize];
+            // A class body's names are seen from the body, not from the functions inside it.
+            let visible = kind != ScopeKind::Class || scope == from;
+            if visible && let Some(&binding) = self.bound.get(&(scope, hash)) {
+                return binding;
+            }
+            match parent {
+                Some(p) => scope = p,
+                None => return Binding::Free,
+            }
+        }
+    }
+}
+
+/// The keys are hashes already: mixing them once more is all a table needs.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+type KeyHash = BuildHasherDefault<KeyHasher>;
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Span, UseKind};
+
+    fn use_(name: &str) -> Use {
+        Use { name: name.into(), kind: UseKind::Name, span: Span::default(), qualifier: None, binding: Binding::Free }
+    }
+
+    #[test]
+    fn class_names_are_invisible_from_methods() {
+        let mut s = Scopes::new();
+        let class = s.open(ScopeKind::Class);
+        let outer = s.enter(class);
+        s.bind(b"x", Binding::Local);
+        s.record(0, b"x");
+        let method = s.open(ScopeKind::Function);
+        let in_class = s.enter(method);
+        s.record(1, b"x");
+        s.leave(in_class);
+        s.leave(outer);
+        let mut uses = vec![use_("x"), use_("x")];
+        s.finish(&mut uses);
+        assert_eq!(uses[0].binding, Binding::Local);
+        assert_eq!(uses[1].binding, Binding::Free);
+    }
+
+    #[test]
+    fn global_names_are_bound_outside() {
+        let mut s = Scopes::new();
+        s.bind(b"f", Binding::Import);
+        let function = s.open(ScopeKind::Function);
+        let outer = s.enter(function);
+        s.declare_outer(b"f");
+        s.bind(b"f", Binding::Local);
+        s.record(0, b"f");
+        s.leave(outer);
+        let mut uses = vec![use_("f")];
+        s.finish(&mut uses);
+        assert_eq!(uses[0].binding, Binding::Import);
+    }
+
+    #[test]
+    fn walrus_in_a_comprehension_binds_in_the_function() {
+        let mut s = Scopes::new();
+        let function = s.open(ScopeKind::Function);
+        let outer = s.enter(function);
+        let comprehension = s.open(ScopeKind::Comprehension);
+        let in_function = s.enter(comprehension);
+        s.bind_walrus(b"y");
+        s.leave(in_function);
+        s.record(0, b"y");
+        s.leave(outer);
+        let mut uses = vec![use_("y")];
+        s.finish(&mut uses);
+        assert_eq!(uses[0].binding, Binding::Local);
+    }
+}
