@@ -9,8 +9,10 @@
 //! the kind, the qualified name, the resolution and the use sites:
 //!
 //! ```text
-//! code->test function pkg.api.new_fn (import) @ tests/test_api.py:3
+//! code->test function pkg.api.new_fn (import) @ tests/test_api.py:3 [import]
 //! ```
+//!
+//! Each use site names, in brackets, the rule that admitted it (`hintlens_hints::Rule`).
 //!
 //! The other policies select from the code change only and grade no resolution, so their lines
 //! say what the entry is — its kind for a definition, else `use`, `string`, `error_msg` or
@@ -24,7 +26,8 @@
 //! ```
 //!
 //! A policy's block may name options after it: `fea --compat fea`. An empty block means "this
-//! policy selects nothing". A `text problem` block is the issue text, a `text interface` block a
+//! policy selects nothing". `HINTLENS_BLESS=1 cargo test -p hintlens-tests --test scenarios`
+//! rewrites the blocks that differ with what the pipeline selects (review the diff). A `text problem` block is the issue text, a `text interface` block a
 //! SWE-bench Pro interface, and non-source files of the code stage (```` ```md code docs/x.md ````)
 //! are the documentation change.
 
@@ -237,7 +240,14 @@ pub fn describe_for(policy: Selection, id: &Identifier) -> String {
 
 /// The one-line form of an identifier used in `defuse` blocks.
 pub fn describe(id: &Identifier) -> String {
-    let evidence: Vec<String> = id.evidence.iter().map(|e| format!("{}:{}", e.path, e.line)).collect();
+    let evidence: Vec<String> = id
+        .evidence
+        .iter()
+        .map(|e| match e.rule {
+            Some(rule) => format!("{}:{} [{}]", e.path, e.line, rule.as_str()),
+            None => format!("{}:{}", e.path, e.line),
+        })
+        .collect();
     format!(
         "{} {} {} ({}) @ {}",
         id.direction.as_str(),
@@ -254,11 +264,16 @@ pub fn check_file(path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let scenario = parse_scenario(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let outcome = run(&scenario).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bless = std::env::var_os("HINTLENS_BLESS").is_some_and(|v| v == "1");
     for (policy, expected) in &scenario.expected {
         let (selection, _) = parse_policy(policy)?;
         let mut actual: Vec<String> = outcome.selections[policy].iter().map(|id| describe_for(selection, id)).collect();
         actual.sort();
-        if &actual != expected {
+        if &actual != expected && bless {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(path, rewrite_block(&text, policy, &actual))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        } else if &actual != expected {
             return Err(format!(
                 "{} ({}): `{policy}` selection differs\n--- expected\n{}\n--- actual\n{}\n--- code patch\n{}--- test patch\n{}",
                 path.display(),
@@ -272,6 +287,34 @@ pub fn check_file(path: &Path) -> Result<String, String> {
     }
     let defuse = outcome.selections.get("defuse").cloned().unwrap_or_default();
     Ok(render(&defuse, Projection::Declaration))
+}
+
+/// `text` with the body of its expectation block `name` replaced by `lines`.
+fn rewrite_block(text: &str, name: &str, lines: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut skipping = false;
+    for line in text.split_inclusive('\n') {
+        if skipping {
+            if line.trim_end() == "```" {
+                skipping = false;
+                out.push_str(line);
+            }
+            continue;
+        }
+        out.push_str(line);
+        if line
+            .trim_end()
+            .strip_prefix("```")
+            .is_some_and(|info| info.split_whitespace().collect::<Vec<_>>().join(" ") == name)
+        {
+            for l in lines {
+                out.push_str(l);
+                out.push('\n');
+            }
+            skipping = true;
+        }
+    }
+    out
 }
 
 /// The `hintlens` binary of this build, for command-line tests.

@@ -28,6 +28,7 @@ fn slugify() -> Identifier {
         doc: None,
         entity: Entity::Definition,
         local_name: "slugify".into(),
+        constructors: Vec::new(),
     }
 }
 

@@ -1,17 +1,37 @@
-//! DefUse (the paper's §3.1): definitions new on one side of the code–test boundary whose
-//! simple name is used on a line the other side adds.
+//! DefUse (the paper's §3.1): definitions new on one side of the code–test boundary whose name
+//! a line the other side adds uses — where, and only where, that use can refer to the
+//! definition ([`Matcher::admit`]):
+//!
+//! - a bare name counts when it is free where it stands and reaches the definition through an
+//!   import (re-exports followed), a wildcard import, or the language's own visibility (same
+//!   Java or Go package); a name the using file binds itself never counts;
+//! - a member (`obj.name`) counts by name, types being unknown, and as `import` when its
+//!   qualifier is an imported module that holds the definition;
+//! - a keyword argument counts for a new parameter of the callable the call names (or a field
+//!   its type's constructor takes by keyword), whatever the callee's qualifier; for a callee the
+//!   using file holds in a variable or fixture it counts by name; for a callee from outside the
+//!   repository, or one the file defines itself, not at all;
+//! - a dotted path in a string literal (`mock.patch('pkg.mod.fn')`) counts when it spells the
+//!   definition's path in a module of the repository;
+//! - constructors and names the language fixes (`__init__`, `__eq__`) are never selected: a new
+//!   type's entry shows its constructors' signatures instead.
+//!
+//! Every piece of evidence records the rule that admitted it ([`Rule`]).
 
-use crate::resolve::{UseContext, resolves_by_import};
-use crate::{Direction, Evidence, Identifier, Resolution, Task};
+use crate::newdefs::{ChangedFile, changed_files};
+use crate::resolve::{Reach, Resolver, Target, Using, components};
+use crate::{Direction, Evidence, Identifier, Resolution, Rule, Task, ident};
 use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
-use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
-use hintlens_syntax::{DefKind, FileIndex, Use, UseKind, file_definition_name};
+use hintlens_snapshot::ChangeSet;
+use hintlens_syntax::{Binding, DefId, DefKind, Import, Use, UseKind, file_definition_name};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
+    let resolver = Resolver::new(db, task.reference);
     let mut out = Vec::new();
-    collect(db, task, Direction::CodeToTest, task.code, task.test, &mut out);
-    collect(db, task, Direction::TestToCode, task.test, task.code, &mut out);
+    collect(db, task, &resolver, Direction::CodeToTest, task.code, task.test, &mut out);
+    collect(db, task, &resolver, Direction::TestToCode, task.test, task.code, &mut out);
     // A file both patches touch could yield one definition twice; keep the first direction.
     let mut seen = HashSet::new();
     out.retain(|i: &Identifier| seen.insert((i.path.clone(), i.qualified_name.clone(), i.kind)));
@@ -19,119 +39,106 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
     out
 }
 
-/// A use on an added line, with what is needed to grade its resolution.
+/// A use on a line the using side adds.
 struct UseSite<'a> {
-    path: &'a str,
-    file: SourceFile,
-    use_: &'a Use,
+    /// Index into the using files.
+    using: usize,
+    use_: Cow<'a, Use>,
+    /// Spelled inside a string literal (`mock.patch('pkg.mod.fn')`) rather than written as code.
+    in_string: bool,
 }
 
-fn collect(
-    db: &dyn Db,
-    task: &Task<'_>,
+fn collect<'a>(
+    db: &'a dyn Db,
+    task: &Task<'a>,
+    resolver: &Resolver<'a>,
     direction: Direction,
-    defining: &ChangeSet,
-    using: &ChangeSet,
+    defining: &'a ChangeSet,
+    using: &'a ChangeSet,
     out: &mut Vec<Identifier>,
 ) {
-    let mut uses: HashMap<&str, Vec<UseSite<'_>>> = HashMap::new();
-    for (path, change) in &using.files {
-        let Some(file) = live_file(task, path, change) else { continue };
-        let added: HashSet<u32> = change.added_lines.iter().copied().collect();
+    let mut usings: Vec<Using<'a>> = Vec::new();
+    let mut sites: HashMap<Cow<'a, str>, Vec<UseSite<'a>>> = HashMap::new();
+    for changed in changed_files(task, using) {
+        let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
         if added.is_empty() {
             continue;
         }
-        let index = file_index(db, file);
-        // A bare name the using file defines at its top level means that definition, not one
-        // on the other side of the boundary (`logger = …` in a test, then `logger.info(…)`).
-        let own: HashSet<&str> = index
-            .definitions
-            .iter()
-            .filter(|d| d.parent.is_none() && d.kind != DefKind::Parameter)
-            .map(|d| d.name.as_str())
-            .collect();
-        for u in &index.uses {
-            let shadowed = u.qualifier.is_none() && u.kind != UseKind::KeywordArgument && own.contains(u.name.as_str());
-            if added.contains(&u.span.start.line) && !shadowed {
-                uses.entry(u.name.as_str()).or_default().push(UseSite { path, file, use_: u });
+        let index = file_index(db, changed.file);
+        let at = usings.len();
+        for u in index.uses.iter().filter(|u| added.contains(&u.span.start.line)) {
+            let site = UseSite { using: at, use_: Cow::Borrowed(u), in_string: false };
+            sites.entry(Cow::Borrowed(u.name.as_str())).or_default().push(site);
+        }
+        if db.frontend(changed.file.language(db)).strings_name_modules() {
+            for s in index.strings.iter().filter(|s| added.contains(&s.span.start.line)) {
+                for u in string_path_uses(&s.value, s.span) {
+                    let name = Cow::Owned(u.name.clone());
+                    sites.entry(name).or_default().push(UseSite { using: at, use_: Cow::Owned(u), in_string: true });
+                }
             }
         }
+        usings.push(Using::new(db, changed.path, changed.file));
     }
-    if uses.is_empty() {
+    if sites.is_empty() {
         return;
     }
-    for (path, change) in &defining.files {
-        let Some(file) = live_file(task, path, change) else { continue };
-        for def in new_definitions(db, task, path, change, file) {
+    let matcher = Matcher { db, resolver, usings: &usings };
+    for changed in changed_files(task, defining) {
+        for def in new_definitions(db, &changed) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
                 continue;
             }
-            let Some(sites) = uses.get(def.used_as()) else { continue };
-            let frontend = db.frontend(file.language(db));
-            let sites: Vec<&UseSite<'_>> = sites
-                .iter()
-                .filter(|s| compatible(def.kind, s.use_.kind) && frontend.use_can_reach(def.kind, s.use_.kind))
-                .collect();
-            if sites.is_empty() {
+            let Some(candidates) = sites.get(def.name.as_str()) else { continue };
+            let mut evidence = Vec::new();
+            let mut resolution = Resolution::Name;
+            for site in candidates {
+                if let Some((rule, tie)) = matcher.admit(site, &def) {
+                    let path = usings[site.using].path.to_owned();
+                    evidence.push(Evidence { path, line: site.use_.span.start.line + 1, rule: Some(rule) });
+                    resolution = resolution.min(tie);
+                }
+            }
+            if evidence.is_empty() {
                 continue;
             }
-            let resolution =
-                if sites.iter().any(|s| resolves(db, s, &def)) { Resolution::Import } else { Resolution::Name };
-            let mut evidence: Vec<Evidence> =
-                sites.iter().map(|s| Evidence { path: s.path.to_owned(), line: s.use_.span.start.line + 1 }).collect();
+            // One piece of evidence per line, the strongest rule's.
             evidence.sort();
-            evidence.dedup();
-            out.push(identifier(def, direction, resolution, evidence));
+            evidence.dedup_by(|b, a| a.path == b.path && a.line == b.line);
+            let mut id = match def.id {
+                Some(id) => ident::definition(db, changed.path, changed.file, changed.is_new_file, id),
+                None => ident::module(db, changed.path, changed.file, changed.is_new_file),
+            };
+            id.direction = direction;
+            id.resolution = resolution;
+            id.evidence = evidence;
+            out.push(id);
         }
     }
 }
 
-/// The file as it is in R, unless the change deleted it.
-fn live_file(task: &Task<'_>, path: &str, change: &FileChange) -> Option<SourceFile> {
-    if change.status == FileStatus::Deleted {
-        return None;
-    }
-    task.reference.get(path)
-}
-
-/// A definition of R that has no counterpart of the same qualified name and kind in the same
-/// file at B.
+/// A definition of R with no counterpart of the same qualified name and kind in its file at B,
+/// or a parameter its callable gained, or the file itself when the change adds it.
 struct NewDef {
+    /// `None` for the file itself (a new module).
+    id: Option<DefId>,
     name: String,
-    local_name: String,
-    qualified_name: String,
-    module: String,
     kind: DefKind,
+    qualified_name: String,
     path: String,
-    line: u32,
-    is_new_file: bool,
-    signature: String,
-    doc: Option<String>,
-    parent: Option<(String, DefKind, String)>,
+    file: SourceFile,
+    /// What a keyword naming this definition is passed to, by simple and qualified name: a
+    /// parameter's callable (a constructor's class), a constructor-keyword field's type, a Java
+    /// annotation element's annotation type.
+    keyword_owner: Option<(String, String)>,
 }
 
-impl NewDef {
-    /// The name a use spells: a constructor is invoked by its class's name (`__init__` is
-    /// called as `Rect(…)`).
-    fn used_as(&self) -> &str {
-        match (&self.kind, &self.parent) {
-            (DefKind::Constructor, Some((class, _, _))) => class.rsplit('.').next().unwrap_or(class),
-            _ => &self.name,
-        }
-    }
-}
-
-fn new_definitions(db: &dyn Db, task: &Task<'_>, path: &str, change: &FileChange, file: SourceFile) -> Vec<NewDef> {
+fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<NewDef> {
+    let (path, file) = (changed.path, changed.file);
     let index = file_index(db, file);
-    let module = module_name(db, path, file);
-    let base_path = change.old_path.as_deref().unwrap_or(path);
-    let base_file = match change.status {
-        FileStatus::Added => None,
-        _ => task.base.get(base_path),
-    };
-    let is_new_file = task.base.get(path).is_none();
-    let at_base: HashSet<(String, DefKind)> = match base_file {
-        Some(b) => file_index(db, b)
+    let frontend = db.frontend(file.language(db));
+    let at_base: HashSet<(String, DefKind)> = match changed.base {
+        Some((base_path, b)) => file_index(db, b)
             .definitions
             .iter()
             .map(|d| (qualified_name(db, base_path, b, &d.local_name), d.kind))
@@ -145,34 +152,43 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, path: &str, change: &FileChange
         if at_base.contains(&(qualified[i].clone(), d.kind)) {
             continue;
         }
-        let parent = d.parent.map(|p| {
-            let pd = index.definition(p);
-            (qualified[p as usize].clone(), pd.kind, pd.signature.clone())
-        });
+        // Nobody chooses a constructor's name or a special method's: never a hint of its own.
+        if d.kind.is_constructor() || frontend.is_special(d) {
+            continue;
+        }
+        let parent = d.parent.map(|p| (p, index.definition(p)));
         // A parameter is news only when its callable is not: a new callable's parameters are
         // part of its signature already.
         if d.kind == DefKind::Parameter {
-            let callable_existed = parent.as_ref().is_some_and(|(q, k, _)| at_base.contains(&(q.clone(), *k)));
+            let callable_existed =
+                parent.is_some_and(|(p, pd)| at_base.contains(&(qualified[p as usize].clone(), pd.kind)));
             if !callable_existed {
                 continue;
             }
         }
+        let keyword_owner = parent.and_then(|(p, pd)| {
+            let owner = match d.kind {
+                // `Cls(k=…)` calls the constructor by its class's name.
+                DefKind::Parameter if pd.kind.is_constructor() => pd.parent?,
+                DefKind::Parameter => p,
+                DefKind::Field if d.constructor_keyword => p,
+                DefKind::Method if pd.kind == DefKind::Annotation => p,
+                _ => return None,
+            };
+            Some((index.definition(owner).name.clone(), qualified[owner as usize].clone()))
+        });
         out.push(NewDef {
+            id: Some(i as DefId),
             name: d.name.clone(),
-            local_name: d.local_name.clone(),
-            qualified_name: qualified[i].clone(),
-            module: module.clone(),
             kind: d.kind,
+            qualified_name: qualified[i].clone(),
             path: path.to_owned(),
-            line: d.name_span.start.line + 1,
-            is_new_file,
-            signature: d.signature.clone(),
-            doc: d.doc.clone(),
-            parent,
+            file,
+            keyword_owner,
         });
     }
-    if base_file.is_none()
-        && let Some(file_def) = file_definition(index, &module, path, is_new_file)
+    if changed.base.is_none()
+        && let Some(file_def) = file_definition(db, changed)
     {
         out.insert(0, file_def);
     }
@@ -181,23 +197,21 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, path: &str, change: &FileChange
 
 /// A new module is a definition of its own (kind `file`) — unless the file is just the home of
 /// a type of the same name (a Java `Foo.java` declaring `class Foo`), where the type stands for it.
-fn file_definition(index: &FileIndex, module: &str, path: &str, is_new_file: bool) -> Option<NewDef> {
-    let name = file_definition_name(module);
+fn file_definition(db: &dyn Db, changed: &ChangedFile<'_>) -> Option<NewDef> {
+    let module = module_name(db, changed.path, changed.file);
+    let name = file_definition_name(&module);
+    let index = file_index(db, changed.file);
     if index.definitions.iter().any(|d| d.parent.is_none() && d.name == name && d.kind.is_type()) {
         return None;
     }
     Some(NewDef {
+        id: None,
         name: name.to_owned(),
-        local_name: String::new(),
-        qualified_name: module.to_owned(),
-        module: module.to_owned(),
         kind: DefKind::File,
-        path: path.to_owned(),
-        line: 1,
-        is_new_file,
-        signature: String::new(),
-        doc: index.doc.clone(),
-        parent: None,
+        qualified_name: module.clone(),
+        path: changed.path.to_owned(),
+        file: changed.file,
+        keyword_owner: None,
     })
 }
 
@@ -205,76 +219,205 @@ fn file_definition(index: &FileIndex, module: &str, path: &str, is_new_file: boo
 /// test module itself) cannot be what a code line names: what the code reaches is what the test
 /// hands it — a hook function, a fake class and its methods and attributes.
 fn test_side_can_define(kind: DefKind) -> bool {
-    !matches!(kind, DefKind::Variable | DefKind::Constant | DefKind::File)
+    !matches!(kind, DefKind::Variable | DefKind::Constant | DefKind::File | DefKind::Package)
 }
 
-/// Which uses can select which definitions: parameters only by keyword arguments, modules only
-/// where a module can be named.
+/// Which uses can name which definitions at all, whatever their scope: modules where a module
+/// can be named, keyword arguments only what takes keywords ([`Matcher::keyword`]).
 fn compatible(def: DefKind, use_: UseKind) -> bool {
     match def {
-        DefKind::Parameter => use_ == UseKind::KeywordArgument,
-        // `new Foo(…)` / `Foo(…)` needs the constructor's signature; a mere mention of `Foo` does not.
-        DefKind::Constructor => matches!(use_, UseKind::Instantiation | UseKind::Call),
-        DefKind::File => matches!(use_, UseKind::ImportModule | UseKind::Import | UseKind::Attribute | UseKind::Name),
-        // Dataclass-style fields are constructor keywords: `Config(strict=True)`.
-        DefKind::Field => use_ != UseKind::ImportModule,
+        DefKind::File | DefKind::Package | DefKind::Module => {
+            matches!(use_, UseKind::ImportModule | UseKind::Import | UseKind::Attribute | UseKind::Name)
+        }
+        DefKind::Parameter => false,
         _ => !matches!(use_, UseKind::ImportModule | UseKind::KeywordArgument),
     }
 }
 
-fn resolves(db: &dyn Db, site: &UseSite<'_>, def: &NewDef) -> bool {
-    let index = file_index(db, site.file);
-    let module = module_name(db, site.path, site.file);
-    let ctx = UseContext { path: site.path, module: &module, imports: &index.imports };
-    // A parameter is reached through its callable: `fetch(strict=True)` resolves when `fetch` does.
-    let (target, name_use);
-    let (u, qname) = if def.kind == DefKind::Parameter {
-        let Some((callable, _, _)) = &def.parent else { return false };
-        let Some(callee) = &site.use_.qualifier else { return false };
-        let (qualifier, name) = match callee.rsplit_once('.') {
-            Some((q, n)) => (Some(q.to_owned()), n),
-            None => (None, callee.as_str()),
-        };
-        name_use = Use {
-            name: name.to_owned(),
-            kind: UseKind::Call,
-            span: site.use_.span,
-            qualifier,
-            binding: site.use_.binding,
-        };
-        target = callable.clone();
-        (&name_use, &target)
-    } else if def.kind == DefKind::Constructor {
-        // `new Foo()` reaches the constructor through the class.
-        let Some((class, _, _)) = &def.parent else { return false };
-        (site.use_, class)
-    } else {
-        (site.use_, &def.qualified_name)
-    };
-    resolves_by_import(&ctx, u, qname, &def.module)
+struct Matcher<'m, 'a> {
+    db: &'a dyn Db,
+    resolver: &'m Resolver<'a>,
+    usings: &'m [Using<'a>],
 }
 
-/// The selected identifier; `base_occurrences`, `in_problem_statement` and `necessity` are
-/// filled for every policy alike by `select_with`.
-fn identifier(def: NewDef, direction: Direction, resolution: Resolution, evidence: Vec<Evidence>) -> Identifier {
-    Identifier {
-        name: def.name,
-        qualified_name: def.qualified_name,
-        kind: def.kind,
-        path: def.path,
-        line: def.line,
-        is_new_file: def.is_new_file,
-        signature: def.signature,
-        parent: def.parent.as_ref().map(|(q, _, _)| q.clone()),
-        parent_decl: def.parent.map(|(_, k, s)| (k, s)),
-        direction,
-        resolution,
-        evidence,
-        base_occurrences: 0,
-        in_problem_statement: false,
-        necessity: 0,
-        doc: def.doc,
-        entity: crate::Entity::Definition,
-        local_name: def.local_name,
+impl Matcher<'_, '_> {
+    /// The rule by which `site` can refer to `def`, and how firmly; `None` when it cannot.
+    fn admit(&self, site: &UseSite<'_>, def: &NewDef) -> Option<(Rule, Resolution)> {
+        let u = &*site.use_;
+        let using = &self.usings[site.using];
+        let target = Target { qualified_name: &def.qualified_name };
+        if !self.db.frontend(def.file.language(self.db)).use_can_reach(def.kind, u.kind) {
+            return None;
+        }
+        if site.in_string {
+            let spelled: Vec<&str> = u.qualifier.iter().flat_map(|q| components(q)).chain([u.name.as_str()]).collect();
+            return (self.resolver.spelled(&spelled, &target, 0) == Reach::Resolved)
+                .then_some((Rule::StringPath, Resolution::Import));
+        }
+        if u.kind == UseKind::KeywordArgument {
+            return self.keyword(using, u, def);
+        }
+        if !compatible(def.kind, u.kind) {
+            return None;
+        }
+        match u.kind {
+            // `a.b` in `from a.b import c` / `import a.b`: the module path up to this component.
+            UseKind::ImportModule => {
+                let module = u.qualifier.as_deref().map(|q| using.frontend.import_target(using.path, &using.module, q));
+                let spelled: Vec<&str> = module.iter().flat_map(|m| components(m)).chain([u.name.as_str()]).collect();
+                (self.resolver.spelled(&spelled, &target, 0) == Reach::Resolved)
+                    .then_some((Rule::Import, Resolution::Import))
+            }
+            // `c` in `from a.b import c`.
+            UseKind::Import => {
+                let import = Import {
+                    module: u.qualifier.clone().unwrap_or_default(),
+                    name: Some(u.name.clone()),
+                    alias: None,
+                    wildcard: false,
+                    line: u.span.start.line,
+                };
+                through_import(self.resolver.through_import(using, &import, &[], &target))
+            }
+            _ => match (&u.qualifier, u.binding) {
+                (None, Binding::Local) => None,
+                (None, Binding::Receiver) => Some((Rule::Member, Resolution::Name)),
+                (None, Binding::Import) => {
+                    let import = using.import_binding(&u.name)?;
+                    through_import(self.resolver.through_import(using, import, &[], &target))
+                }
+                (None, Binding::Free) => self.free(using, &u.name, &[], def, &target),
+                (Some(qualifier), binding) => {
+                    let parts: Vec<&str> = components(qualifier).chain([u.name.as_str()]).collect();
+                    let tie = match binding {
+                        Binding::Import => match using.import_binding(parts[0]) {
+                            Some(import) => match self.resolver.through_import(using, import, &parts[1..], &target) {
+                                Reach::Resolved => Some((Rule::Import, Resolution::Import)),
+                                // A member of a standard or third-party module (`st.data()`).
+                                Reach::External => return None,
+                                Reach::Unknown | Reach::Elsewhere => None,
+                            },
+                            None => None,
+                        },
+                        // `Limits.MAX` with `Limits` of the same package or a wildcard import, or a
+                        // path spelled in full from its top package (`com.acme.Util.check`).
+                        Binding::Free => self.free(using, parts[0], &parts[1..], def, &target).or_else(|| {
+                            let full = parts.len() >= components(&def.qualified_name).count()
+                                && self.resolver.spelled(&parts, &target, 0) == Reach::Resolved;
+                            full.then_some((Rule::Import, Resolution::Import))
+                        }),
+                        Binding::Local | Binding::Receiver => None,
+                    };
+                    // Otherwise a member of something whose type is unknown: by name.
+                    Some(tie.unwrap_or((Rule::Member, Resolution::Name)))
+                }
+            },
+        }
+    }
+
+    /// A free name (followed by the names `after`, for a qualified use): brought by a wildcard
+    /// import, or visible in the package of `def`'s file.
+    fn free(
+        &self,
+        using: &Using<'_>,
+        name: &str,
+        after: &[&str],
+        def: &NewDef,
+        target: &Target<'_>,
+    ) -> Option<(Rule, Resolution)> {
+        if self.resolver.through_wildcards(using, name, after, target) == Some(Reach::Resolved) {
+            return Some((Rule::Wildcard, Resolution::Import));
+        }
+        let def_index = file_index(self.db, def.file);
+        let def_namespace = self.db.frontend(def.file.language(self.db)).namespace(&def.path, def_index);
+        let same = def_namespace.is_some() && using.frontend.namespace(using.path, using.index) == def_namespace;
+        same.then_some((Rule::Package, Resolution::Package))
+    }
+
+    /// A keyword argument (`f(k=…)`, `Options{K: …}`, `<C k={…}>`): it names `def` only if
+    /// `def` takes keywords and the call names what takes it.
+    fn keyword(&self, using: &Using<'_>, u: &Use, def: &NewDef) -> Option<(Rule, Resolution)> {
+        let (owner, owner_qualified) = def.keyword_owner.as_ref()?;
+        // No callee spelled as names (`make()(k=1)`, an object literal's key): by name.
+        let Some(callee) = &u.qualifier else { return Some((Rule::KeywordByName, Resolution::Name)) };
+        let parts: Vec<&str> = components(callee).collect();
+        let (&head, &last) = (parts.first()?, parts.last()?);
+        if u.binding == Binding::Local && parts.len() == 1 {
+            // A callee the file defines itself is a known callable, and not the other side's;
+            // one it holds in a variable or fixture (`klass(fields=[])`) could be anything.
+            let defined =
+                using.index.definitions.iter().any(|d| d.name == head && (d.kind.is_callable() || d.kind.is_type()));
+            return (!defined).then_some((Rule::KeywordByName, Resolution::Name));
+        }
+        if last != owner {
+            return None;
+        }
+        let target = Target { qualified_name: owner_qualified };
+        match u.binding {
+            Binding::Import => {
+                let import = using.import_binding(head)?;
+                match self.resolver.through_import(using, import, &parts[1..], &target) {
+                    Reach::Resolved => Some((Rule::Keyword, Resolution::Import)),
+                    // `hypothesis.given(data=…)`: a callee from outside the repository.
+                    Reach::External => None,
+                    Reach::Unknown | Reach::Elsewhere => Some((Rule::Keyword, Resolution::Name)),
+                }
+            }
+            // The owner is defined in `def`'s file, so its package is `def`'s.
+            Binding::Free if parts.len() == 1 => {
+                self.free(using, head, &[], def, &target).map(|(_, tie)| (Rule::Keyword, tie))
+            }
+            _ => Some((Rule::Keyword, Resolution::Name)),
+        }
+    }
+}
+
+/// What an import's reach means for a use through it.
+fn through_import(reach: Reach) -> Option<(Rule, Resolution)> {
+    match reach {
+        Reach::Resolved => Some((Rule::Import, Resolution::Import)),
+        Reach::Unknown => Some((Rule::Name, Resolution::Name)),
+        Reach::Elsewhere | Reach::External => None,
+    }
+}
+
+/// The names a string literal spelling a dotted path (`'pkg.mod.new_fn'`) uses: each component
+/// after the first, qualified by those before it. Anything else (a message, `'a b'`, a file name
+/// with a slash) uses nothing.
+fn string_path_uses(value: &str, span: hintlens_syntax::Span) -> Vec<Use> {
+    let parts: Vec<&str> = value.split('.').collect();
+    let is_identifier = |p: &&str| {
+        p.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    if parts.len() < 2 || !parts.iter().all(is_identifier) {
+        return Vec::new();
+    }
+    (1..parts.len())
+        .map(|i| Use {
+            name: parts[i].to_owned(),
+            kind: UseKind::Attribute,
+            span,
+            qualifier: Some(parts[..i].join(".")),
+            binding: Binding::Import,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dotted_strings_use_each_component_after_the_first() {
+        let uses = string_path_uses("pkg.mod.new_fn", Default::default());
+        let spelled: Vec<(String, Option<String>)> = uses.into_iter().map(|u| (u.name, u.qualifier)).collect();
+        assert_eq!(
+            spelled,
+            [("mod".to_owned(), Some("pkg".to_owned())), ("new_fn".to_owned(), Some("pkg.mod".to_owned()))]
+        );
+        for not_a_path in ["os", "error: bad value.", "a..b", "a.b c", "1.5", "path/to.py", ""] {
+            assert!(string_path_uses(not_a_path, Default::default()).is_empty(), "{not_a_path:?}");
+        }
     }
 }

@@ -17,10 +17,11 @@ impl TestUses {
         for changed in changed_files(task, task.test) {
             let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
             for u in file_index(db, changed.file).uses.iter().filter(|u| added.contains(&u.span.start.line)) {
-                by_name
-                    .entry(u.name.clone())
-                    .or_default()
-                    .push(Evidence { path: changed.path.to_owned(), line: u.span.start.line + 1 });
+                by_name.entry(u.name.clone()).or_default().push(Evidence {
+                    path: changed.path.to_owned(),
+                    line: u.span.start.line + 1,
+                    rule: None,
+                });
             }
         }
         for sites in by_name.values_mut() {

@@ -13,9 +13,21 @@ pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file:
         let pd = index.definition(p);
         (qualified_name(db, path, file, &pd.local_name), pd.kind, pd.signature.clone())
     });
+    // Constructors are never identifiers of their own: their signatures show in the type's entry.
+    let constructors = if def.kind.is_type() {
+        index
+            .definitions
+            .iter()
+            .filter(|c| c.parent == Some(id) && c.kind == DefKind::Constructor)
+            .map(|c| c.signature.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
     Identifier {
         qualified_name: qualified_name(db, path, file, &def.local_name),
         local_name: def.local_name.clone(),
+        constructors,
         line: def.name_span.start.line + 1,
         signature: def.signature.clone(),
         doc: def.doc.clone(),
@@ -70,6 +82,7 @@ pub(crate) fn entry(name: &str, kind: DefKind, entity: Entity, path: &str, is_ne
         doc: None,
         entity,
         local_name: String::new(),
+        constructors: Vec::new(),
     }
 }
 

@@ -119,13 +119,17 @@ impl Direction {
     }
 }
 
-/// How a use was tied to its definition.
+/// How a use was tied to its definition: the strongest tie among its evidence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Resolution {
-    /// An import (or a qualifier bound by one) names the defining module.
+    /// An import (or a qualifier bound by one, or a path spelled in full) names the defining
+    /// module.
     Import,
-    /// Only the simple name matches.
+    /// The use is in the defining file's package (Java, Go), where names need no import.
+    Package,
+    /// Only the simple name matches (a member of a receiver of unknown type, a keyword
+    /// argument to a callee held in a variable).
     Name,
 }
 
@@ -133,7 +137,51 @@ impl Resolution {
     pub fn as_str(self) -> &'static str {
         match self {
             Resolution::Import => "import",
+            Resolution::Package => "package",
             Resolution::Name => "name",
+        }
+    }
+}
+
+/// Which DefUse rule admitted a use site as evidence (the precision rules: a use counts where,
+/// and only where, its name can refer to the other side's definition). Ordered strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// A name bound by an import of the defining module (`from m import x`, `import m` then
+    /// `m.x`, re-exports followed), or a path spelled in full (`pkg.mod.x`).
+    Import,
+    /// A dotted path in a string literal naming the defining module (`mock.patch('pkg.mod.x')`).
+    StringPath,
+    /// A free name that a wildcard import of the defining module brings.
+    Wildcard,
+    /// A free name visible without import: the same Java or Go package.
+    Package,
+    /// A keyword argument (or composite-literal key, struct-literal field, JSX attribute) to the
+    /// callable or type that takes it.
+    Keyword,
+    /// A member reached through a receiver (`obj.name`, an implicit `this`): types are unknown,
+    /// so by name.
+    Member,
+    /// A keyword argument to a callee the using file holds in a variable or fixture, or to no
+    /// named callee at all: by name.
+    KeywordByName,
+    /// An import from a module of the repository whose chain could not be followed to the end
+    /// (a dynamic `__getattr__`, a namespace package): by name.
+    Name,
+}
+
+impl Rule {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rule::Import => "import",
+            Rule::StringPath => "string_path",
+            Rule::Wildcard => "wildcard",
+            Rule::Package => "package",
+            Rule::Keyword => "keyword",
+            Rule::Member => "member",
+            Rule::KeywordByName => "keyword_by_name",
+            Rule::Name => "name",
         }
     }
 }
@@ -143,6 +191,9 @@ impl Resolution {
 pub struct Evidence {
     pub path: String,
     pub line: u32,
+    /// The DefUse rule that admitted it; other policies match by name and leave it out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
 }
 
 /// What a selected entry is. Only DefUse, FEA and all-new are definitions through and through;
@@ -214,6 +265,11 @@ pub struct Identifier {
     /// The name within its file, as FEA-Bench spells definitions (`Segment.remove_color`);
     /// empty for entries that are not definitions of R and for files.
     pub local_name: String,
+    /// For a type: the signatures of its constructors (`def __init__(self, attempts: int)`,
+    /// `public RetryPolicy(int attempts)`), which Declaration shows in the type's entry since
+    /// constructors are never identifiers of their own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub constructors: Vec<String>,
 }
 
 impl Identifier {

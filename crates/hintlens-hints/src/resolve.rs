@@ -1,131 +1,251 @@
-//! Ties a use to the module of a definition through the using file's imports.
+//! How a use reaches a definition of another file: through an import of its module (following
+//! re-exports), a wildcard import, the language's own visibility, or not at all.
 //!
-//! This is deliberately shallow — no type inference, no scopes — because DefUse matches by
-//! simple name anyway; resolution only grades the evidence (`import` vs `name`).
+//! Scope is the frontend's knowledge — each use says how its head is bound
+//! ([`hintlens_syntax::Binding`]) — and resolution is the core's: which module an import names
+//! ([`Frontend::import_target`]), whether that module is one of the repository's, and whether
+//! its chain of imports ends at the definition. Modules are looked up in the reference snapshot
+//! R, by path first and then by the frontend's module name, so only the files an answer needs
+//! are read.
 
-use hintlens_syntax::{Import, Use, UseKind};
+use hintlens_db::{Db, SnapshotIndex, SourceFile, file_index, module_name};
+use hintlens_syntax::{FileIndex, Frontend, Import};
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 
-/// What a using file knows about its own names.
-pub(crate) struct UseContext<'a> {
+/// How far re-exports are followed (`pkg/__init__.py` importing from `pkg.sub`, which imports
+/// from `pkg.sub.impl`…) before the answer is "unknown".
+const MAX_REEXPORTS: usize = 6;
+
+/// Where a spelled path leads, as far as the repository says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Reach {
+    /// To the definition.
+    Resolved,
+    /// Into a module of the repository whose chain could not be followed to the end.
+    Unknown,
+    /// To another definition of the repository (the module defines or imports the name itself).
+    Elsewhere,
+    /// Out of the repository: a standard or third-party module.
+    External,
+}
+
+impl Reach {
+    /// The better of two answers for one use reached two ways.
+    fn or(self, other: Reach) -> Reach {
+        self.min(other)
+    }
+}
+
+/// What a use must reach: a definition's repository-wide qualified name.
+pub(crate) struct Target<'a> {
+    pub qualified_name: &'a str,
+}
+
+/// The using file, with what resolution reads of it.
+pub(crate) struct Using<'a> {
     pub path: &'a str,
-    /// The using file's module name, for Python relative imports.
-    pub module: &'a str,
-    pub imports: &'a [Import],
+    pub index: &'a FileIndex,
+    pub module: String,
+    pub frontend: &'a dyn Frontend,
 }
 
-/// Whether `u` reaches the definition `def_qname` through an import of the defining module.
-pub(crate) fn resolves_by_import(ctx: &UseContext<'_>, u: &Use, def_qname: &str, def_module: &str) -> bool {
-    match u.kind {
-        UseKind::Import => {
-            let Some(module) = &u.qualifier else { return false };
-            let target = join(&absolute(ctx, module), &u.name);
-            dotted_eq(&target, def_qname)
+impl<'a> Using<'a> {
+    pub fn new(db: &'a dyn Db, path: &'a str, file: SourceFile) -> Using<'a> {
+        Using {
+            path,
+            index: file_index(db, file),
+            module: module_name(db, path, file),
+            frontend: db.frontend(file.language(db)),
         }
-        UseKind::ImportModule => ctx.imports.iter().filter(|i| i.line == u.span.start.line).any(|i| {
-            let module = absolute(ctx, &i.module);
-            // The module path up to and including this component: `a.b` for `b` in `import a.b.c`.
-            let mut prefix = String::new();
-            for part in module.split('.').filter(|p| !p.is_empty()) {
-                if !prefix.is_empty() {
-                    prefix.push('.');
+    }
+
+    /// The import that binds `name` in this file (the last one, as in Python).
+    pub fn import_binding(&self, name: &str) -> Option<&'a Import> {
+        self.index.imports.iter().rev().find(|i| i.bound_name() == Some(name))
+    }
+
+    /// The module an import names, in the notation of module names.
+    fn target_module(&self, import: &Import) -> String {
+        self.frontend.import_target(self.path, &self.module, &import.module)
+    }
+}
+
+/// Module lookups in R for one task, cached.
+pub(crate) struct Resolver<'a> {
+    db: &'a dyn Db,
+    reference: &'a SnapshotIndex,
+    /// Every path of R split into components (directories, then the file name split at dots),
+    /// built on first need.
+    paths: OnceCell<Vec<(&'a str, Vec<&'a str>)>>,
+    modules: RefCell<HashMap<String, Vec<(&'a str, SourceFile)>>>,
+}
+
+impl<'a> Resolver<'a> {
+    pub fn new(db: &'a dyn Db, reference: &'a SnapshotIndex) -> Resolver<'a> {
+        Resolver { db, reference, paths: OnceCell::new(), modules: RefCell::default() }
+    }
+
+    /// Where `import`, followed by the names `after` (`import m` then `m.x.y`: `after` is
+    /// `[x, y]`), leads.
+    pub fn through_import(&self, using: &Using<'_>, import: &Import, after: &[&str], target: &Target<'_>) -> Reach {
+        let module = using.target_module(import);
+        let mut path: Vec<&str> = components(&module).collect();
+        match (&import.name, &import.alias) {
+            (Some(name), _) => path.push(name),
+            // `import a.b.c` binds `a`, the top package.
+            (None, None) if !import.wildcard => path.truncate(1),
+            _ => {}
+        }
+        path.extend_from_slice(after);
+        self.spelled(&path, target, 0)
+    }
+
+    /// Where a free name, followed by the names `after`, reaches through the file's wildcard
+    /// imports: the best answer of any.
+    pub fn through_wildcards(
+        &self,
+        using: &Using<'_>,
+        name: &str,
+        after: &[&str],
+        target: &Target<'_>,
+    ) -> Option<Reach> {
+        using
+            .index
+            .imports
+            .iter()
+            .filter(|i| i.wildcard)
+            .map(|i| {
+                let module = using.target_module(i);
+                let mut path: Vec<&str> = components(&module).collect();
+                path.push(name);
+                path.extend_from_slice(after);
+                self.spelled(&path, target, 0)
+            })
+            .reduce(Reach::or)
+    }
+
+    /// Where a fully spelled path (`pkg.mod.Class.method`, as an import, a qualified name or a
+    /// string writes it) leads.
+    pub fn spelled(&self, path: &[&str], target: &Target<'_>, depth: usize) -> Reach {
+        if dotted_eq(&path.join("."), target.qualified_name) {
+            return Reach::Resolved;
+        }
+        if depth >= MAX_REEXPORTS {
+            return Reach::Unknown;
+        }
+        // The longest prefix that is a module of the repository, then the name in it.
+        for split in (1..path.len()).rev() {
+            let module = path[..split].join(".");
+            if !self.module_files(&module).is_empty() {
+                return self.member(&module, path[split], &path[split + 1..], target, depth);
+            }
+        }
+        match path.first() {
+            Some(first) if self.in_repository(&[first]) => Reach::Unknown,
+            _ => Reach::External,
+        }
+    }
+
+    /// Where `module.member.rest…` leads when `module` is a module of the repository: the
+    /// member is defined there, or imported there from elsewhere (a re-export), which is
+    /// followed. Of several bindings in one file the last one wins, as in Python
+    /// (`from .impl import *` then `def swarm(): …` makes `swarm` the module's own).
+    fn member(&self, module: &str, member: &str, rest: &[&str], target: &Target<'_>, depth: usize) -> Reach {
+        let mut answer: Option<Reach> = None;
+        for (path, file) in self.module_files(module) {
+            let using = Using::new(self.db, path, file);
+            // (line, reach) of the last binding of `member` seen so far in this file.
+            let mut last: Option<(u32, Reach)> = using
+                .index
+                .definitions
+                .iter()
+                .filter(|d| d.parent.is_none() && d.name == member)
+                .map(|d| (d.name_span.start.line, Reach::Elsewhere))
+                .max_by_key(|&(line, _)| line);
+            for import in &using.index.imports {
+                let reach = if import.wildcard {
+                    let wildcard_module = using.target_module(import);
+                    let spelled: Vec<&str> =
+                        components(&wildcard_module).chain([member]).chain(rest.iter().copied()).collect();
+                    match self.spelled(&spelled, target, depth + 1) {
+                        // A wildcard binds only what its module has.
+                        Reach::Unknown | Reach::External => continue,
+                        reach => reach,
+                    }
+                } else if import.bound_name() == Some(member) {
+                    let imported = using.target_module(import);
+                    let mut spelled: Vec<&str> = components(&imported).collect();
+                    match &import.name {
+                        Some(name) => spelled.push(name),
+                        None if import.alias.is_none() => spelled.truncate(1),
+                        None => {}
+                    }
+                    spelled.extend_from_slice(rest);
+                    self.spelled(&spelled, target, depth + 1)
+                } else {
+                    continue;
+                };
+                if last.is_none_or(|(line, _)| import.line >= line) {
+                    last = Some((import.line, reach));
                 }
-                prefix.push_str(part);
-                if part == u.name {
-                    return dotted_eq(&prefix, def_module);
-                }
             }
-            false
-        }),
-        _ => {
-            let (head, rest) = match &u.qualifier {
-                Some(q) => match q.split_once('.') {
-                    Some((head, rest)) => (head, Some(rest)),
-                    None => (q.as_str(), None),
-                },
-                // A bare name is resolved by an import that binds exactly that name.
-                None => (u.name.as_str(), None),
-            };
-            let Some(import) = ctx.imports.iter().find(|i| i.bound_name() == Some(head)) else {
-                return false;
-            };
-            let mut target = absolute(ctx, &import.module);
-            match (&import.name, &import.alias) {
-                (Some(name), _) => target = join(&target, name),
-                // `import a.b.c` binds `a`, the top package, not `a.b.c`.
-                (None, None) => target = target.split('.').next().unwrap_or_default().to_owned(),
-                (None, Some(_)) => {}
-            }
-            if let Some(rest) = rest {
-                target = join(&target, rest);
-            }
-            if u.qualifier.is_some() {
-                target = join(&target, &u.name);
-            }
-            dotted_eq(&target, def_qname)
+            // Neither defined nor imported: set dynamically, or a submodule not imported yet.
+            let reach = last.map_or(Reach::Unknown, |(_, reach)| reach);
+            answer = Some(answer.map_or(reach, |a| a.or(reach)));
         }
+        answer.unwrap_or(Reach::Unknown)
+    }
+
+    /// The files of R whose module name is `module` (a Go package is several; a Python module
+    /// one). Candidates are found by path, then confirmed by the frontend's module name.
+    pub fn module_files(&self, module: &str) -> Vec<(&'a str, SourceFile)> {
+        if let Some(found) = self.modules.borrow().get(module) {
+            return found.clone();
+        }
+        let wanted: Vec<&str> = components(module).collect();
+        let found: Vec<(&'a str, SourceFile)> = match wanted.last() {
+            None => Vec::new(),
+            Some(last) => self
+                .paths()
+                .iter()
+                .filter(|(_, parts)| parts.contains(last))
+                .filter_map(|&(path, _)| Some((path, self.reference.get(path)?)))
+                .filter(|&(path, file)| dotted_eq(&module_name(self.db, path, file), module))
+                .collect(),
+        };
+        self.modules.borrow_mut().insert(module.to_owned(), found.clone());
+        found
+    }
+
+    /// Whether some path of R holds `module`'s components in a row: a module, package or
+    /// namespace directory of the repository.
+    fn in_repository(&self, module: &[&str]) -> bool {
+        !module.is_empty() && self.paths().iter().any(|(_, parts)| parts.windows(module.len()).any(|w| w == module))
+    }
+
+    fn paths(&self) -> &Vec<(&'a str, Vec<&'a str>)> {
+        self.paths.get_or_init(|| self.reference.iter().map(|(path, _)| (path, components(path).collect())).collect())
     }
 }
 
-/// Resolves Python's leading dots against the using file's package.
-fn absolute(ctx: &UseContext<'_>, module: &str) -> String {
-    let dots = module.len() - module.trim_start_matches('.').len();
-    if dots == 0 {
-        return module.to_owned();
-    }
-    // A file whose module name is not its own stem is its package (`pkg/__init__.py` is `pkg`):
-    // there a leading dot means the package itself, elsewhere the file's siblings.
-    let stem = ctx.path.rsplit('/').next().unwrap_or(ctx.path).split('.').next().unwrap_or_default();
-    let is_package = ctx.module.rsplit('.').next() != Some(stem);
-    let mut base: Vec<&str> = ctx.module.split('.').collect();
-    // `.x` in a plain module means a sibling: drop the module's own name first.
-    let drop = if is_package { dots - 1 } else { dots };
-    for _ in 0..drop {
-        base.pop();
-    }
-    let rest = &module[dots..];
-    let mut out = base.join(".");
-    if !rest.is_empty() {
-        if !out.is_empty() {
-            out.push('.');
-        }
-        out.push_str(rest);
-    }
-    out
-}
-
-fn join(a: &str, b: &str) -> String {
-    if a.is_empty() { b.to_owned() } else { format!("{a}.{b}") }
+/// The components of a module name or path: split at `.` and `/` (`pkg.mod`, `src/pkg/mod.py`,
+/// `internal/server`), empty ones dropped.
+pub(crate) fn components(name: &str) -> impl Iterator<Item = &str> {
+    name.split(['.', '/']).filter(|c| !c.is_empty())
 }
 
 /// Dotted names equal up to a leading package prefix on either side, so that `pkg.mod.f`
-/// (from an import) matches `src.pkg.mod.f` (from a path under `src/`).
+/// (from an import) matches `src.pkg.mod.f` (from a path under `src/`). `/` separates like `.`.
 pub(crate) fn dotted_eq(a: &str, b: &str) -> bool {
-    fn ends_with_component(long: &str, short: &str) -> bool {
-        long.len() > short.len() && long.ends_with(short) && long.as_bytes()[long.len() - short.len() - 1] == b'.'
-    }
-    !a.is_empty() && !b.is_empty() && (a == b || ends_with_component(a, b) || ends_with_component(b, a))
+    let (a, b): (Vec<&str>, Vec<&str>) = (components(a).collect(), components(b).collect());
+    let (long, short) = if a.len() >= b.len() { (&a, &b) } else { (&b, &a) };
+    !short.is_empty() && long.ends_with(short)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hintlens_syntax::Span;
-
-    fn imp(module: &str, name: Option<&str>, alias: Option<&str>, line: u32) -> Import {
-        Import {
-            module: module.into(),
-            name: name.map(Into::into),
-            alias: alias.map(Into::into),
-            wildcard: false,
-            line,
-        }
-    }
-
-    fn use_(name: &str, kind: UseKind, qualifier: Option<&str>, line: u32) -> Use {
-        let mut span = Span::default();
-        span.start.line = line;
-        Use { name: name.into(), kind, span, qualifier: qualifier.map(Into::into), binding: Default::default() }
-    }
 
     #[test]
     fn dotted_eq_allows_a_package_prefix() {
@@ -133,69 +253,13 @@ mod tests {
         assert!(dotted_eq("pkg.mod.f", "src.pkg.mod.f"));
         assert!(!dotted_eq("pkg.mod.f", "xpkg.mod.f"));
         assert!(!dotted_eq("pkg.mod.f", "pkg.mod.g"));
+        assert!(dotted_eq("internal/server.Store", "github.com/acme/app/internal/server.Store"));
+        assert!(!dotted_eq("", "f"));
     }
 
     #[test]
-    fn from_import_and_alias_resolve() {
-        let imports = [imp("pkg.api", Some("new_fn"), Some("f"), 0), imp("pkg", Some("api"), None, 1)];
-        let ctx = UseContext { path: "tests/test_api.py", module: "tests.test_api", imports: &imports };
-        assert!(resolves_by_import(
-            &ctx,
-            &use_("new_fn", UseKind::Import, Some("pkg.api"), 0),
-            "pkg.api.new_fn",
-            "pkg.api"
-        ));
-        assert!(resolves_by_import(&ctx, &use_("new_fn", UseKind::Call, Some("api"), 5), "pkg.api.new_fn", "pkg.api"));
-        assert!(!resolves_by_import(
-            &ctx,
-            &use_("new_fn", UseKind::Call, Some("other"), 5),
-            "pkg.api.new_fn",
-            "pkg.api"
-        ));
-        assert!(!resolves_by_import(&ctx, &use_("new_fn", UseKind::Call, None, 5), "pkg.api.new_fn", "pkg.api"));
-    }
-
-    #[test]
-    fn relative_imports_resolve_against_the_package() {
-        let imports = [imp(".helpers", Some("make"), None, 0)];
-        let ctx = UseContext { path: "pkg/tests/test_x.py", module: "pkg.tests.test_x", imports: &imports };
-        assert!(resolves_by_import(
-            &ctx,
-            &use_("make", UseKind::Import, Some(".helpers"), 0),
-            "pkg.tests.helpers.make",
-            "pkg.tests.helpers"
-        ));
-        let init = UseContext { path: "pkg/__init__.py", module: "pkg", imports: &imports };
-        assert_eq!(absolute(&init, ".helpers"), "pkg.helpers");
-        assert_eq!(absolute(&ctx, "..core"), "pkg.core");
-    }
-
-    #[test]
-    fn plain_import_binds_the_top_package() {
-        let imports = [imp("pkg.codecs", None, None, 0), imp("pkg.other", None, Some("o"), 1)];
-        let ctx = UseContext { path: "t.py", module: "t", imports: &imports };
-        assert!(resolves_by_import(
-            &ctx,
-            &use_("encode", UseKind::Call, Some("pkg.codecs"), 4),
-            "pkg.codecs.encode",
-            "pkg.codecs"
-        ));
-        assert!(resolves_by_import(&ctx, &use_("f", UseKind::Call, Some("o"), 4), "pkg.other.f", "pkg.other"));
-    }
-
-    #[test]
-    fn import_module_components_resolve_to_files() {
-        let imports = [imp("pkg.newmod", None, None, 2)];
-        let ctx = UseContext { path: "t.py", module: "t", imports: &imports };
-        assert!(resolves_by_import(&ctx, &use_("newmod", UseKind::ImportModule, None, 2), "pkg.newmod", "pkg.newmod"));
-        assert!(!resolves_by_import(&ctx, &use_("pkg", UseKind::ImportModule, None, 2), "pkg.newmod", "pkg.newmod"));
-    }
-
-    #[test]
-    fn java_static_members_resolve_through_the_class_import() {
-        let imports = [imp("com.x", Some("Foo"), None, 1)];
-        let ctx = UseContext { path: "FooTest.java", module: "com.y.FooTest", imports: &imports };
-        assert!(resolves_by_import(&ctx, &use_("bar", UseKind::Call, Some("Foo"), 7), "com.x.Foo.bar", "com.x.Foo"));
-        assert!(resolves_by_import(&ctx, &use_("Foo", UseKind::Import, Some("com.x"), 1), "com.x.Foo", "com.x.Foo"));
+    fn components_split_paths_and_dotted_names() {
+        assert_eq!(components("src/pkg/mod.py").collect::<Vec<_>>(), ["src", "pkg", "mod", "py"]);
+        assert_eq!(components(".pkg..mod").collect::<Vec<_>>(), ["pkg", "mod"]);
     }
 }

@@ -75,7 +75,7 @@ fn test_literals(db: &dyn Db, task: &Task<'_>) -> Vec<TestLiteral> {
             out.push(TestLiteral {
                 value: s.value.clone(),
                 error_pattern: s.error_context.then(|| unregex(&s.value)),
-                evidence: Evidence { path: changed.path.to_owned(), line: s.span.start.line + 1 },
+                evidence: Evidence { path: changed.path.to_owned(), line: s.span.start.line + 1, rule: None },
             });
         }
     }

@@ -699,15 +699,30 @@ impl<'t> Walker<'_, 't> {
             return;
         };
         let p = parent.node;
+        // A call or field access on an expression that is no chain of names (`new Square().area()`)
+        // is a member of that expression: its binding is the receiver's, whatever the file binds.
+        let on_expression = |object: Option<Node>, qualifier: &Option<String>| object.is_some() && qualifier.is_none();
         let (kind, qualifier) = match parent.kind {
-            K::MethodInvocation if field == g.name => (UseKind::Call, self.qualifier(p.child_by_field_id(g.object))),
+            K::MethodInvocation if field == g.name => {
+                let object = p.child_by_field_id(g.object);
+                let qualifier = self.qualifier(object);
+                if on_expression(object, &qualifier) {
+                    return self.push_member(node, UseKind::Call);
+                }
+                (UseKind::Call, qualifier)
+            }
             K::FieldAccess if field == g.field => {
                 let constructor_ref = n >= 2 && {
                     let grand = &self.frames[n - 2];
                     grand.kind == K::MethodReference && self.is_constructor_ref(p, grand.node)
                 };
                 let kind = if constructor_ref { UseKind::Instantiation } else { UseKind::Attribute };
-                (kind, self.qualifier(p.child_by_field_id(g.object)))
+                let object = p.child_by_field_id(g.object);
+                let qualifier = self.qualifier(object);
+                if on_expression(object, &qualifier) {
+                    return self.push_member(node, kind);
+                }
+                (kind, qualifier)
             }
             K::MethodReference if node.start_byte() == p.start_byte() => {
                 if self.is_constructor_ref(node, p) {
@@ -716,7 +731,13 @@ impl<'t> Walker<'_, 't> {
                     (UseKind::Name, None)
                 }
             }
-            K::MethodReference => (UseKind::Call, self.qualifier(p.child(0))),
+            K::MethodReference => {
+                let qualifier = self.qualifier(p.child(0));
+                if qualifier.is_none() {
+                    return self.push_member(node, UseKind::Call);
+                }
+                (UseKind::Call, qualifier)
+            }
             K::ElementValuePair if field == g.key => (UseKind::KeywordArgument, self.annotation_name(n)),
             K::Annotation | K::MarkerAnnotation if field == g.name => (UseKind::Decorator, None),
             K::AssignmentExpression
@@ -975,6 +996,14 @@ impl<'t> Walker<'_, 't> {
                 p.kind == K::AssertStatement && p.node.named_child(0) == Some(frame.node)
             }
             _ => false,
+        }
+    }
+
+    /// A member of an expression receiver (`make().run()`): bound through the receiver.
+    fn push_member(&mut self, node: Node, kind: UseKind) {
+        let name = self.text(node).into_owned();
+        if !name.is_empty() {
+            self.out.uses.push(Use { name, kind, span: span_of(node), qualifier: None, binding: Binding::Receiver });
         }
     }
 

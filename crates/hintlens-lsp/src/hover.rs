@@ -85,7 +85,12 @@ fn describe_one(world: &World, found: &Found<'_>) -> String {
     if !id.evidence.is_empty() {
         out.push_str("\nUsed at:\n");
         for e in &id.evidence {
-            let _ = writeln!(out, "- [{}:{}]({}#L{})", e.path, e.line, world.root.uri(&e.path).as_str(), e.line);
+            let _ = write!(out, "- [{}:{}]({}#L{})", e.path, e.line, world.root.uri(&e.path).as_str(), e.line);
+            // Which rule tied the use to the definition: `import`, `member`, `keyword`…
+            if let Some(rule) = e.rule {
+                let _ = write!(out, " · {}", rule.as_str().replace('_', " "));
+            }
+            out.push('\n');
         }
     }
     out.trim_end().to_owned()

@@ -5,6 +5,7 @@
 //! - `pkg/api.py` (new file)
 //!   - function `fetch`: `def fetch(url, *, strict: bool = False) -> str`
 //!   - class `Widget`: `class Widget(Base)`
+//!     constructor: `def __init__(self, size: int = 3)`
 //!     - method `render`: `def render(self, width: int) -> str`
 //! - `pkg/config.py`
 //!   - in function `load`:
@@ -97,10 +98,16 @@ impl Writer<'_, '_> {
             let _ = write!(out, ": `{}`", id.signature);
         }
         out.push('\n');
+        let members = self.children.get(id.qualified_name.as_str());
+        // Policies that select constructors themselves (FEA, all-new) list them as members.
+        let listed = members.is_some_and(|m| m.iter().any(|c| c.kind == DefKind::Constructor));
+        for constructor in id.constructors.iter().filter(|_| !listed) {
+            let _ = writeln!(out, "{indent}  constructor: `{constructor}`");
+        }
         for note in (self.notes)(id) {
             let _ = writeln!(out, "{indent}  {note}");
         }
-        if let Some(members) = self.children.get(id.qualified_name.as_str()) {
+        if let Some(members) = members {
             for m in members {
                 self.entry(out, m, depth + 1);
             }

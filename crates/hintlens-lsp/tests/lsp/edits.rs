@@ -6,7 +6,8 @@ use hintlens_lsp::Options;
 use serde_json::json;
 use std::sync::{Arc, Mutex};
 
-/// A new function nothing uses yet.
+/// A new function nothing uses yet (the test imports it already: a bare name counts only where
+/// an import brings it).
 const CORE: &str = r#"
 //- /.gitignore
 build/
@@ -19,7 +20,7 @@ X = 1
 def shiny():
     return 2
 //- /tests/test_core.py
-from pkg.core import X
+from pkg.core import X, shiny
 
 
 def test_x():
@@ -163,7 +164,7 @@ fn the_base_follows_the_setting_and_the_commits() {
     // Committing the work moves HEAD, the default base: nothing is new any more.
     std::fs::write(
         server.root.join("tests/test_core.py"),
-        "from pkg.core import X\n\n\ndef test_x():\n    assert \"😀\" == shiny()\n",
+        "from pkg.core import X, shiny\n\n\ndef test_x():\n    assert \"😀\" == shiny()\n",
     )
     .unwrap();
     git(&server.root, &["add", "-A"]);

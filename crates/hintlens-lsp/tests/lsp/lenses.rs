@@ -13,7 +13,6 @@ fn python_lenses_mark_every_kind_of_selected_definition() {
             "5: hint · used by 2 test lines",
             "9: hint · used by 3 test lines",
             "10: hint · used by 1 test line",
-            "12: hint · used by 1 test line",
             "13: hint · used by 1 test line",
             "15: hint · used by 1 test line",
         ]
@@ -22,7 +21,7 @@ fn python_lenses_mark_every_kind_of_selected_definition() {
     assert_eq!(server.lenses("pkg/extras.py"), ["1: hint · used by 1 test line", "1: hint · used by 2 test lines"]);
     assert_eq!(
         server.lenses("tests/test_api.py"),
-        ["5: uses 1 new identifier", "9: uses 5 new identifiers", "16: uses 3 new identifiers"]
+        ["5: uses 1 new identifier", "9: uses 4 new identifiers", "16: uses 3 new identifiers"]
     );
 }
 
@@ -74,7 +73,7 @@ fn the_hint_block_comes_from_the_command_and_the_custom_request_alike() {
     assert_eq!(identifiers.len(), 1);
     assert_eq!(identifiers[0]["qualified_name"], "tests.test_events.RecordingPlugin.on_event");
     assert_eq!(identifiers[0]["direction"], "test->code");
-    assert_eq!(identifiers[0]["evidence"], json!([{"path": "pkg/events.py", "line": 2}]));
+    assert_eq!(identifiers[0]["evidence"], json!([{"path": "pkg/events.py", "line": 2, "rule": "member"}]));
 
     let command = json!({"command": "hintlens.showHints", "arguments": []});
     assert_eq!(server.request("workspace/executeCommand", command).unwrap(), hints);
