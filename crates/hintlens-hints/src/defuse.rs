@@ -83,7 +83,7 @@ fn collect<'a>(
     if sites.is_empty() {
         return;
     }
-    let matcher = Matcher { db, resolver, usings: &usings };
+    let matcher = Matcher { db, resolver, usings: &usings, direction };
     for changed in changed_files(task, defining) {
         for def in new_definitions(db, &changed) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
@@ -238,6 +238,7 @@ struct Matcher<'m, 'a> {
     db: &'a dyn Db,
     resolver: &'m Resolver<'a>,
     usings: &'m [Using<'a>],
+    direction: Direction,
 }
 
 impl Matcher<'_, '_> {
@@ -256,6 +257,11 @@ impl Matcher<'_, '_> {
         }
         if u.kind == UseKind::KeywordArgument {
             return self.keyword(using, u, def);
+        }
+        if u.kind == UseKind::Fixture {
+            // pytest looks fixtures up by name, across conftest files and plugins.
+            let fixture = matches!(def.kind, DefKind::Function | DefKind::Method);
+            return fixture.then_some((Rule::Fixture, Resolution::Name));
         }
         if !compatible(def.kind, u.kind) {
             return None;
@@ -280,8 +286,14 @@ impl Matcher<'_, '_> {
                 through_import(self.resolver.through_import(using, &import, &[], &target))
             }
             _ => match (&u.qualifier, u.binding) {
-                (None, Binding::Local) => None,
+                (None, Binding::Local | Binding::Definition) => None,
                 (None, Binding::Receiver) => Some((Rule::Member, Resolution::Name)),
+                // A method of the using file's own class runs it or a subclass's override.
+                // Subclasses of a test's classes are tests, so a test's own call reaches no code;
+                // a code class's method can be overridden by a test's subclass (a hook).
+                (None, Binding::OwnMember) => {
+                    (self.direction == Direction::TestToCode).then_some((Rule::Member, Resolution::Name))
+                }
                 (None, Binding::Import) => {
                     let import = using.import_binding(&u.name)?;
                     through_import(self.resolver.through_import(using, import, &[], &target))
@@ -306,7 +318,7 @@ impl Matcher<'_, '_> {
                                 && self.resolver.spelled(&parts, &target, 0) == Reach::Resolved;
                             full.then_some((Rule::Import, Resolution::Import))
                         }),
-                        Binding::Local | Binding::Receiver => None,
+                        Binding::Local | Binding::Definition | Binding::Receiver | Binding::OwnMember => None,
                     };
                     // Otherwise a member of something whose type is unknown: by name.
                     Some(tie.unwrap_or((Rule::Member, Resolution::Name)))
@@ -342,27 +354,33 @@ impl Matcher<'_, '_> {
         let Some(callee) = &u.qualifier else { return Some((Rule::KeywordByName, Resolution::Name)) };
         let parts: Vec<&str> = components(callee).collect();
         let (&head, &last) = (parts.first()?, parts.last()?);
-        if u.binding == Binding::Local && parts.len() == 1 {
-            // A callee the file defines itself is a known callable, and not the other side's;
-            // one it holds in a variable or fixture (`klass(fields=[])`) could be anything.
-            let defined =
-                using.index.definitions.iter().any(|d| d.name == head && (d.kind.is_callable() || d.kind.is_type()));
-            return (!defined).then_some((Rule::KeywordByName, Resolution::Name));
-        }
-        if last != owner {
-            return None;
+        if parts.len() == 1 {
+            match u.binding {
+                // One the file holds in a variable or fixture (`klass(fields=[])`) could be anything.
+                Binding::Local => return Some((Rule::KeywordByName, Resolution::Name)),
+                // A callee the file defines itself is a known callable, and not the other side's.
+                Binding::Definition => return None,
+                _ => {}
+            }
         }
         let target = Target { qualified_name: owner_qualified };
         match u.binding {
             Binding::Import => {
                 let import = using.import_binding(head)?;
                 match self.resolver.through_import(using, import, &parts[1..], &target) {
-                    Reach::Resolved => Some((Rule::Keyword, Resolution::Import)),
+                    Reach::Resolved => return Some((Rule::Keyword, Resolution::Import)),
                     // `hypothesis.given(data=…)`: a callee from outside the repository.
-                    Reach::External => None,
-                    Reach::Unknown | Reach::Elsewhere => Some((Rule::Keyword, Resolution::Name)),
+                    Reach::External => return None,
+                    Reach::Unknown | Reach::Elsewhere => {}
                 }
+                // Not followed to the end: by name — the imported name, not its alias.
+                let called = match &import.name {
+                    Some(name) if parts.len() == 1 => name.as_str(),
+                    _ => last,
+                };
+                (called == owner).then_some((Rule::Keyword, Resolution::Name))
             }
+            _ if last != owner => None,
             // The owner is defined in `def`'s file, so its package is `def`'s.
             Binding::Free if parts.len() == 1 => {
                 self.free(using, head, &[], def, &target).map(|(_, tie)| (Rule::Keyword, tie))

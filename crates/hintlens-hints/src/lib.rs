@@ -157,6 +157,8 @@ pub enum Rule {
     Wildcard,
     /// A free name visible without import: the same Java or Go package.
     Package,
+    /// A test's parameter that pytest fills with the fixture of that name.
+    Fixture,
     /// A keyword argument (or composite-literal key, struct-literal field, JSX attribute) to the
     /// callable or type that takes it.
     Keyword,
@@ -178,6 +180,7 @@ impl Rule {
             Rule::StringPath => "string_path",
             Rule::Wildcard => "wildcard",
             Rule::Package => "package",
+            Rule::Fixture => "fixture",
             Rule::Keyword => "keyword",
             Rule::Member => "member",
             Rule::KeywordByName => "keyword_by_name",

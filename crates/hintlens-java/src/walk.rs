@@ -240,19 +240,18 @@ impl<'t> Walker<'_, 't> {
     fn finish_bindings(&mut self) {
         let scopes = std::mem::take(&mut self.scopes);
         scopes.finish(&mut self.out.uses);
+        let own_methods: std::collections::HashSet<&str> =
+            self.out.definitions.iter().filter(|d| d.kind == DefKind::Method).map(|d| d.name.as_str()).collect();
         for u in &mut self.out.uses {
             if u.binding != Binding::Free || u.qualifier.is_some() {
                 continue;
             }
-            let member = match u.kind {
-                // A call or field access on an expression (`make().run()`), or on no receiver.
-                UseKind::Call | UseKind::Attribute => true,
-                UseKind::Name => !text::looks_like_type(&u.name),
-                _ => false,
+            u.binding = match u.kind {
+                UseKind::Call if own_methods.contains(u.name.as_str()) => Binding::OwnMember,
+                UseKind::Call | UseKind::Attribute => Binding::Receiver,
+                UseKind::Name if !text::looks_like_type(&u.name) => Binding::Receiver,
+                _ => continue,
             };
-            if member {
-                u.binding = Binding::Receiver;
-            }
         }
     }
 
@@ -526,9 +525,14 @@ impl<'t> Walker<'_, 't> {
             return None;
         }
         // A class's members are visible throughout the class, nested classes included: the
-        // file's own names bind file-wide. Parameters bind in their callable (as identifiers).
-        if kind != DefKind::Parameter {
-            self.scopes.bind_in(MODULE, name_text.as_bytes(), Binding::Local);
+        // file's own types and fields bind file-wide. Parameters bind in their callable (as
+        // identifiers). Methods bind nothing: an unqualified call is `this.m()`, which a
+        // subclass may override (a test's subclass overriding a hook the code calls), so it
+        // stays a member reached through the implicit receiver.
+        match kind {
+            DefKind::Parameter | DefKind::Method | DefKind::Constructor => {}
+            kind if kind.is_type() => self.scopes.bind_in(MODULE, name_text.as_bytes(), Binding::Definition),
+            _ => self.scopes.bind_in(MODULE, name_text.as_bytes(), Binding::Local),
         }
         let parent = self.scope.last().copied();
         let local_name = match parent {

@@ -854,7 +854,8 @@ impl<'t> Walk<'t> {
                 s.type_parameters(child);
             } else if Some(child) == parameters {
                 let outer_params = std::mem::replace(&mut s.param_scope, scope);
-                let first = s.parameters(child, id);
+                let fixtures = s.takes_fixtures(name, outer);
+                let first = s.parameters(child, id, fixtures, class.is_some() && !is_static);
                 s.param_scope = outer_params;
                 receiver = class.zip(first.filter(|_| !is_static));
             } else if Some(child) == body {
@@ -932,7 +933,7 @@ impl<'t> Walk<'t> {
         let end = header.into_iter().flatten().map(|n| n.end_byte()).fold(name.end_byte(), usize::max);
         let signature = self.flat_text(node, node.start_byte(), end);
         let parent = self.scope.parent();
-        self.scopes.bind(self.bytes(name), Binding::Local);
+        self.scopes.bind(self.bytes(name), Binding::Definition);
         let text = self.text(name);
         let local_name = self.local_name(parent, &text);
         Some(self.push_definition(text, local_name, kind, outer, name, signature, parent))
@@ -993,17 +994,41 @@ impl<'t> Walk<'t> {
     }
 
     /// Declares the parameters of `function`; returns the first one's name when it is a plain
-    /// name, the receiver if `function` is a method.
-    fn parameters(&mut self, node: Node<'t>, function: DefId) -> Option<&'t [u8]> {
+    /// name, the receiver if `function` is a method. With `fixtures`, the plain parameters after
+    /// the receiver (`skip_first`) are also uses of the pytest fixtures of their names.
+    fn parameters(&mut self, node: Node<'t>, function: DefId, fixtures: bool, skip_first: bool) -> Option<&'t [u8]> {
         let mut first = None;
         let mut seen = false;
         self.each_child(node, |s, param| {
             let name = s.parameter(param, param, function);
-            if !std::mem::replace(&mut seen, true) {
+            let is_first = !std::mem::replace(&mut seen, true);
+            if is_first {
                 first = name.map(|n| s.bytes(n));
+            }
+            if let Some(name) = name.filter(|_| fixtures && !(is_first && skip_first)) {
+                // The parameter is the binding; the fixture it requests is looked up by name.
+                s.index.uses.push(Use {
+                    name: s.text(name),
+                    kind: UseKind::Fixture,
+                    span: Self::span(name),
+                    qualifier: None,
+                    binding: Binding::Free,
+                });
             }
         });
         first
+    }
+
+    /// Whether pytest fills the function's parameters with fixtures: a test (`test*`) or a
+    /// fixture (`@pytest.fixture`, `@fixture(…)`).
+    fn takes_fixtures(&self, name: Option<Node<'t>>, outer: Node<'t>) -> bool {
+        if name.is_some_and(|n| self.bytes(n).starts_with(b"test")) {
+            return true;
+        }
+        (0..outer.named_child_count() as u32)
+            .filter_map(|i| outer.named_child(i))
+            .filter(|c| self.kind(*c) == Kind::Decorator)
+            .any(|d| self.bytes(d).windows(7).any(|w| w == b"fixture"))
     }
 
     /// Declares the names in `part` of parameter `declaration` (`strict` of

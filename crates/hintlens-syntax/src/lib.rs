@@ -240,6 +240,9 @@ pub enum UseKind {
     Base,
     /// `strict` in `f(strict=True)`.
     KeywordArgument,
+    /// A parameter a test framework fills with the fixture of that name: pytest's
+    /// `def test_x(caplog)` uses the fixture `caplog`.
+    Fixture,
     /// Any other identifier read in an expression.
     Name,
 }
@@ -256,6 +259,7 @@ impl UseKind {
             UseKind::Decorator => "decorator",
             UseKind::Base => "base",
             UseKind::KeywordArgument => "keyword_argument",
+            UseKind::Fixture => "fixture",
             UseKind::Name => "name",
         }
     }
@@ -289,10 +293,13 @@ pub enum Binding {
     /// name of the same package, which needs no import.
     #[default]
     Free,
-    /// Bound by the file itself in a scope enclosing the use: an assignment, parameter,
-    /// loop/with/except/comprehension target, local declaration, or a definition of the file
-    /// (nested or top level). Such a name never refers to another file's definition.
+    /// Bound by the file itself in a scope enclosing the use, to a value: an assignment,
+    /// parameter, loop/with/except/comprehension target, local declaration. Such a name never
+    /// refers to another file's definition; as a callee it could hold anything.
     Local,
+    /// Bound by a definition of the file itself (a function, class or type, nested or top
+    /// level): never another file's definition, and as a callee a known one.
+    Definition,
     /// Bound by one of the file's imports ([`FileIndex::imports`], matched by
     /// [`Import::bound_name`]); import statements' own uses are bound so too.
     Import,
@@ -301,6 +308,10 @@ pub enum Binding {
     /// inherited method or read of an inherited field (`this.` left out). Matched by name, like
     /// `obj.name`.
     Receiver,
+    /// A method of the file's own class called through the implicit receiver (Java's
+    /// `check()` where the class defines `check`): it runs that method or a subclass's override
+    /// of it — perhaps a test's, when the file is code.
+    OwnMember,
 }
 
 impl Binding {
@@ -308,8 +319,10 @@ impl Binding {
         match self {
             Binding::Free => "free",
             Binding::Local => "local",
+            Binding::Definition => "definition",
             Binding::Import => "import",
             Binding::Receiver => "receiver",
+            Binding::OwnMember => "own_member",
         }
     }
 }

@@ -95,9 +95,15 @@ impl Scopes {
             return;
         }
         // An import is what resolution needs to see: it wins over a fallback assignment of the
-        // same name (`try: from m import f` / `except ImportError: f = None`).
+        // same name (`try: from m import f` / `except ImportError: f = None`); a definition
+        // wins over a value (`def f(): …` then `f = wraps(f)(g)` is still a known callable).
         let slot = self.bound.entry(key).or_insert(binding);
-        if binding == Binding::Import {
+        let rank = |b: Binding| match b {
+            Binding::Import => 2,
+            Binding::Definition => 1,
+            _ => 0,
+        };
+        if rank(binding) > rank(*slot) {
             *slot = binding;
         }
     }
