@@ -15,6 +15,18 @@ use hintlens_syntax::{
 use std::collections::HashSet;
 use tree_sitter::Node;
 
+/// unittest.mock's methods and helpers whose keyword arguments are those of the mocked callable.
+const MOCK_CALLEES: &[&str] = &[
+    "assert_called_with",
+    "assert_called_once_with",
+    "assert_any_call",
+    "assert_not_called_with",
+    "call",
+    "assert_awaited_with",
+    "assert_awaited_once_with",
+    "assert_any_await",
+];
+
 /// Nesting beyond this depth is walked flat (identifiers become plain name uses), so that
 /// hostile input such as thousands of nested brackets cannot exhaust the stack.
 const MAX_DEPTH: u32 = 256;
@@ -542,7 +554,14 @@ impl<'t> Walk<'t> {
         let mut qualifier: Option<Option<String>> = None;
         self.each_child(node, |s, child| {
             if s.kind(child) == Kind::KeywordArgument {
-                let q = qualifier.get_or_insert_with(|| callee.and_then(|c| s.dotted(c))).clone();
+                let q = qualifier
+                    .get_or_insert_with(|| {
+                        // A mock's `assert_called_with(k=…)` and `call(k=…)` name the keywords of
+                        // whatever the mock stands for: no callee the call spells.
+                        let mocked = callee.and_then(|c| s.callee_name(c)).is_some_and(|n| MOCK_CALLEES.contains(&n));
+                        if mocked { None } else { callee.and_then(|c| s.dotted(c)) }
+                    })
+                    .clone();
                 s.keyword_argument(child, q);
             } else {
                 s.visit(child);
