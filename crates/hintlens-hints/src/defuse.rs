@@ -157,6 +157,13 @@ fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<NewDef> {
             continue;
         }
         let parent = d.parent.map(|p| (p, index.definition(p)));
+        // A function or class declared inside a function body is that function's local: no other
+        // file can name it. Members stay reachable through instances: those of a local class,
+        // and a Java anonymous class's methods (whose parent is the enclosing method).
+        let local = matches!(d.kind, DefKind::Function | DefKind::Variable | DefKind::Constant) || d.kind.is_type();
+        if local && parent.is_some_and(|(_, pd)| pd.kind.is_callable()) {
+            continue;
+        }
         // A parameter is news only when its callable is not: a new callable's parameters are
         // part of its signature already.
         if d.kind == DefKind::Parameter {
