@@ -248,3 +248,33 @@ fn auto_reference_falls_back_to_the_commit_when_patches_do_not_apply() {
     assert!(notes.contains("reference snapshot read from commit") && notes.contains("do not apply"), "{notes}");
     assert_eq!(record["selections"]["defuse"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn patch_paths_outside_the_repository_are_refused_in_every_mode() {
+    let good = example_tasks()[0].clone();
+    let escape = "diff --git a/../../../tmp/x.py b/../../../tmp/x.py\nnew file mode 100644\n--- /dev/null\n+++ b/../../../tmp/x.py\n@@ -0,0 +1 @@\n+x = 1\n";
+    let absolute = "--- /dev/null\n+++ /etc/x\n@@ -0,0 +1 @@\n+x\n";
+    let mut code = good.clone();
+    code["instance_id"] = json!("escape-in-code");
+    code["patch"] = json!(escape);
+    let mut test = good.clone();
+    test["instance_id"] = json!("absolute-in-test");
+    test["test_patch"] = json!(absolute);
+    let lines = [code.to_string(), test.to_string()];
+    // `--reference auto` would fall back to the commit for a patch that does not apply; an
+    // unsafe one is refused instead.
+    for extra in [&[][..], &["--reference", "auto"][..]] {
+        let (output, _dir) = run_batch(&lines, extra);
+        assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+        let records = records(&output.stdout);
+        for (id, patch, path) in
+            [("escape-in-code", "code patch", "../../../tmp/x.py"), ("absolute-in-test", "test patch", "/etc/x")]
+        {
+            let record = by_id(&records, id);
+            assert_eq!(record["status"], "error", "{record:#}");
+            assert_eq!(record["error"]["kind"], "unsafe_path", "{record:#}");
+            let message = record["error"]["message"].as_str().unwrap();
+            assert!(message.starts_with(patch) && message.contains(&format!("unsafe path `{path}`")), "{message}");
+        }
+    }
+}

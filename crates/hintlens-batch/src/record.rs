@@ -12,6 +12,8 @@ pub enum ErrorKind {
     RepositoryNotFound,
     CommitNotFound,
     PatchDoesNotApply,
+    /// A patch names a path outside the repository (absolute, or `..` leaving the root).
+    UnsafePath,
     Git,
     Internal,
 }
@@ -23,6 +25,7 @@ impl ErrorKind {
             ErrorKind::RepositoryNotFound => "repository_not_found",
             ErrorKind::CommitNotFound => "commit_not_found",
             ErrorKind::PatchDoesNotApply => "patch_does_not_apply",
+            ErrorKind::UnsafePath => "unsafe_path",
             ErrorKind::Git => "git",
             ErrorKind::Internal => "internal",
         }

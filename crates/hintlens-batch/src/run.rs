@@ -69,8 +69,7 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         };
         let id = repo.resolve_commit(rev).map_err(|e| TaskError::new(ErrorKind::CommitNotFound, e.to_string()))?;
         let snapshot = repo.snapshot(id).map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
-        let test_patch = Patch::parse(spec.test_patch.as_bytes())
-            .map_err(|e| TaskError::new(ErrorKind::PatchDoesNotApply, e.to_string()))?;
+        let test_patch = Patch::parse(spec.test_patch.as_bytes()).map_err(patch_error)?;
         let touched = test_patch.touched_paths();
         // Without a test patch, the default path classifier says which files are tests.
         let classifier = db.test_paths();
@@ -81,16 +80,15 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         notes.extend(why);
         Ok(Reference { snapshot, code, test, notes })
     };
-    let patched = || {
-        build_reference(&base, &reader, spec.patch.as_bytes(), spec.test_patch.as_bytes())
-            .map_err(|e| TaskError::new(ErrorKind::PatchDoesNotApply, e.to_string()))
-    };
+    let patched =
+        || build_reference(&base, &reader, spec.patch.as_bytes(), spec.test_patch.as_bytes()).map_err(patch_error);
     let reference = match spec.reference_from {
         ReferenceFrom::Patches => patched()?,
         ReferenceFrom::Commit => from_commit(None)?,
         ReferenceFrom::Auto => match patched() {
             Ok(r) => r,
-            Err(e) if spec.reference_commit.is_some() => {
+            // A record naming paths outside the repository is refused, not worked around.
+            Err(e) if spec.reference_commit.is_some() && e.kind != ErrorKind::UnsafePath => {
                 from_commit(Some(format!("the patches do not apply at the base commit ({})", e.message)))?
             }
             Err(e) => return Err(e),
@@ -114,6 +112,16 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     };
     compute(db, &task, spec.patch, spec.selections, spec.projections, extras, &mut output);
     Ok(output)
+}
+
+/// A patch that cannot be used: `unsafe_path` when it names a path outside the repository,
+/// else `patch_does_not_apply`.
+fn patch_error(e: hintlens_snapshot::PatchError) -> TaskError {
+    let kind = match e.kind() {
+        hintlens_snapshot::PatchErrorKind::UnsafePath { .. } => ErrorKind::UnsafePath,
+        _ => ErrorKind::PatchDoesNotApply,
+    };
+    TaskError::new(kind, e.to_string())
 }
 
 /// The command line's `batch` options.

@@ -51,6 +51,9 @@ pub enum PatchErrorKind {
     ChangedTwice,
     /// The file's content could not be read from the repository.
     Read(crate::Error),
+    /// The patch names a path outside the repository: absolute, or leaving the root through
+    /// `..` components. `path` is the name as the patch writes it.
+    UnsafePath { path: String },
 }
 
 impl PatchError {
@@ -171,6 +174,10 @@ impl fmt::Display for PatchError {
                 write!(f, "file {path} is removed or written by more than one diff of the patch")
             }
             PatchErrorKind::Read(error) => write!(f, "cannot read {path}: {error}"),
+            PatchErrorKind::UnsafePath { path } => write!(
+                f,
+                "unsafe path `{path}`: a patch may only name files inside the repository (no absolute paths, no `..` leaving its root)"
+            ),
         }
     }
 }

@@ -198,6 +198,17 @@ fn parse_file(lines: &mut Lines<'_>) -> Result<FilePatch, PatchError> {
 
     let (old_path, new_path, status) =
         file_paths(&header, minus_plus).map_err(|reason| malformed(first_line, None, reason))?;
+    let safe = |path: Option<String>| -> Result<Option<String>, PatchError> {
+        path.map(|p| {
+            inside_repository(&p).ok_or_else(|| {
+                PatchError::new(PatchErrorKind::UnsafePath { path: p.clone() })
+                    .at_path(Some(&p))
+                    .at_patch_line(first_line)
+            })
+        })
+        .transpose()
+    };
+    let (old_path, new_path) = (safe(old_path)?, safe(new_path)?);
     let display_path = new_path.as_deref().or(old_path.as_deref()).map(str::to_owned);
 
     let mut hunks: Vec<Hunk> = Vec::new();
@@ -338,11 +349,37 @@ fn header_path(raw: &[u8], strip_prefix: bool) -> Result<Option<String>, String>
     if name == b"/dev/null" {
         return Ok(None);
     }
-    let name = if strip_prefix { strip_component(&name) } else { &name };
+    // An absolute name keeps its leading `/`, so that it is refused as such rather than read as
+    // a relative path once `-p1` drops its empty first component.
+    let name = if strip_prefix && !name.starts_with(b"/") { strip_component(&name) } else { &name };
     if name.is_empty() {
         return Err(format!("empty file name in `{}`", String::from_utf8_lossy(raw)));
     }
     Ok(Some(String::from_utf8_lossy(name).into_owned()))
+}
+
+/// The path normalised (`a/./b` → `a/b`, `a/../b` → `b`), or `None` when it is absolute or its
+/// `..` components leave the repository's root: nothing outside the repository is ever read or
+/// written, in any mode.
+pub(crate) fn inside_repository(path: &str) -> Option<String> {
+    let bytes = path.as_bytes();
+    // `C:/x` or `C:\x`: absolute on Windows.
+    let drive =
+        bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && matches!(bytes[2], b'/' | b'\\');
+    if path.starts_with(['/', '\\']) || drive || path.contains('\0') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for component in path.split('/') {
+        match component {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            c => parts.push(c),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 fn strip_component(name: &[u8]) -> &[u8] {

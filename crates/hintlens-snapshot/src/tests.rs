@@ -632,3 +632,44 @@ fn hunk_header_hidden_behind_junk() {
     assert_eq!(error.patch_line(), Some(7));
     assert!(error.to_string().contains("hunk header `@@ -5 +6 @@` outside of a file's diff"), "{error}");
 }
+
+#[test]
+fn paths_leaving_the_repository_are_refused() {
+    let base = base(&[("a.py", "x = 1\n")]);
+    let cases = [
+        (
+            "diff --git a/../../../tmp/x.py b/../../../tmp/x.py\nnew file mode 100644\n--- /dev/null\n+++ b/../../../tmp/x.py\n@@ -0,0 +1 @@\n+x\n",
+            "../../../tmp/x.py",
+        ),
+        ("--- /dev/null\n+++ /etc/x\n@@ -0,0 +1 @@\n+x\n", "/etc/x"),
+        ("diff --git a/a.py b/a.py\nsimilarity index 100%\nrename from a.py\nrename to ../a.py\n", "../a.py"),
+        ("--- a/pkg/../../a.py\n+++ b/pkg/../../a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n", "pkg/../../a.py"),
+        ("--- /dev/null\n+++ b/C:\\Windows\\x\n@@ -0,0 +1 @@\n+x\n", "C:\\Windows\\x"),
+    ];
+    for (patch, path) in cases {
+        for (code, test) in [(patch, ""), ("", patch)] {
+            let error = apply_err(&base, code, test);
+            assert!(
+                matches!(error.kind(), crate::PatchErrorKind::UnsafePath { path: p } if p == path),
+                "{path}: {error}"
+            );
+            assert_eq!(error.role(), Some(if code.is_empty() { PatchRole::Test } else { PatchRole::Code }));
+            assert!(error.to_string().contains(&format!("unsafe path `{path}`")), "{error}");
+        }
+    }
+}
+
+#[test]
+fn paths_inside_the_repository_are_normalised() {
+    use crate::patch::inside_repository;
+    assert_eq!(inside_repository("a/./b/../c.py").as_deref(), Some("a/c.py"));
+    assert_eq!(inside_repository("a//b.py").as_deref(), Some("a/b.py"));
+    assert_eq!(inside_repository("a:b.py").as_deref(), Some("a:b.py"), "a colon is a plain character on Linux");
+    assert_eq!(inside_repository("dir\\file.py").as_deref(), Some("dir\\file.py"));
+    for unsafe_path in ["/etc/x", "..", "../x", "a/../../x", "\\\\server\\share", "C:/x", "", ".", "a\0b"] {
+        assert_eq!(inside_repository(unsafe_path), None, "{unsafe_path:?}");
+    }
+    let base = base(&[("pkg/a.py", "x = 1\n")]);
+    let reference = apply(&base, "--- a/pkg/./a.py\n+++ b/pkg/./a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n", "");
+    assert_eq!(text(&reference, "pkg/a.py"), "x = 2\n");
+}
