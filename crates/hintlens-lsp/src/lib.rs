@@ -53,6 +53,7 @@ mod scan;
 mod server;
 mod target;
 mod text;
+pub mod transport;
 mod tree;
 mod world;
 
@@ -78,9 +79,9 @@ pub struct Options {
 
 /// Runs the language server on standard input and output until the client shuts it down.
 pub fn run_stdio() -> Result<(), Box<dyn Error + Send + Sync>> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, transport) = transport::stdio();
     run(connection, Options::default())?;
-    io_threads.join()?;
+    transport.join()?;
     Ok(())
 }
 
