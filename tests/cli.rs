@@ -278,3 +278,73 @@ fn patch_paths_outside_the_repository_are_refused_in_every_mode() {
         }
     }
 }
+
+/// The example's tasks repeated under new ids: a dataset long enough to interrupt.
+fn long_dataset(dir: &std::path::Path, copies: usize) -> std::path::PathBuf {
+    let mut lines = Vec::new();
+    for copy in 0..copies {
+        for task in example_tasks() {
+            let mut task = task.clone();
+            task["instance_id"] = json!(format!("{}#{copy}", task["instance_id"].as_str().unwrap()));
+            lines.push(task.to_string());
+        }
+    }
+    let path = dir.join("long.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// Records by instance id, for comparing runs whatever order tasks finished in.
+fn sorted_records(path: &std::path::Path) -> Vec<Value> {
+    let mut records = records(&std::fs::read(path).unwrap());
+    records.sort_by(|a, b| a["instance_id"].as_str().cmp(&b["instance_id"].as_str()));
+    records
+}
+
+#[test]
+fn an_interrupted_batch_resumes_to_the_uninterrupted_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = long_dataset(dir.path(), 200);
+    let total = 200 * example_tasks().len();
+    let batch = |out: &std::path::Path, extra: &[&str]| {
+        let mut command = hintlens();
+        command.arg("batch").arg(&dataset).arg("--repos").arg(example().join("repos")).arg("--jobs").arg("1");
+        command.arg("--out").arg(out).args(extra);
+        command
+    };
+
+    let whole = dir.path().join("whole.jsonl");
+    let output = batch(&whole, &[]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+
+    // SIGTERM once some records are out: the run stops taking tasks, writes what it finished,
+    // summarises and exits 143.
+    let part = dir.path().join("part.jsonl");
+    let mut child = batch(&part, &[]).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let started = std::time::Instant::now();
+    while std::fs::read(&part).map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count()) < 10 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "no records appeared");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let killed = std::process::Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("interrupted") && stderr.contains("--resume"), "{stderr}");
+    let text = std::fs::read(&part).unwrap();
+    assert!(text.ends_with(b"\n"), "every record is written whole");
+    let written = records(&text).len();
+    assert!(written >= 10 && written < total, "{written} of {total} records before the interruption");
+
+    // A run killed outright can leave half a line: resuming drops it.
+    let mut file = std::fs::OpenOptions::new().append(true).open(&part).unwrap();
+    std::io::Write::write_all(&mut file, b"{\"instance_id\": \"acme__textkit-1#0\", \"sta").unwrap();
+    drop(file);
+    let output = batch(&part, &["--resume"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains(&format!("{written} records kept, 1 incomplete or repeated lines dropped")), "{stderr}");
+    assert!(stderr.contains(&format!("{written} already done")), "{stderr}");
+    assert_eq!(sorted_records(&part), sorted_records(&whole), "one record per task, as an uninterrupted run writes");
+}

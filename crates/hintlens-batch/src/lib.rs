@@ -11,12 +11,14 @@ mod dataset;
 mod hints;
 mod record;
 mod repos;
+mod resume;
 mod run;
 
 pub use dataset::{DatasetError, RecordError, TaskRecord, read_dataset};
 pub use hints::TaskExtras;
 pub use record::{ErrorKind, RELEASED_FIELDS, TaskError, TaskOutput, error_record, ok_record};
 pub use repos::RepoLocator;
+pub use resume::{Resumed, resume_results};
 pub use run::{
     BatchError, BatchOptions, BatchSummary, Progress, ReferenceFrom, RepoContext, TaskSpec, run_batch, run_task,
     run_task_with,

@@ -8,9 +8,11 @@ use hintlens_db::Database;
 use hintlens_hints::{DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields};
 use hintlens_snapshot::{Patch, Reference, Repository, build_reference, changes_between};
 use serde_json::Value;
+use std::collections::HashSet;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
@@ -135,6 +137,17 @@ pub struct BatchOptions {
     pub select: SelectOptions,
     /// A configured description provider (see `hintlens_hints::DescriptionProvider`).
     pub provider: Option<Arc<dyn DescriptionProvider>>,
+    /// Instance ids that already have a record (`--resume`): not run again.
+    pub skip: HashSet<String>,
+    /// Set to a non-zero value (the signal's number) to stop taking tasks: the running ones
+    /// finish and are written, the others are left for `--resume`.
+    pub stop: Option<Arc<AtomicUsize>>,
+}
+
+impl BatchOptions {
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst) != 0)
+    }
 }
 
 /// One finished task, for progress reporting.
@@ -148,8 +161,15 @@ pub struct Progress<'a> {
 
 #[derive(Debug, Clone, Default)]
 pub struct BatchSummary {
+    /// Tasks in the dataset.
     pub total: usize,
+    /// Records written by this run.
+    pub done: usize,
     pub failed: usize,
+    /// Tasks skipped because the output already had their record (`--resume`).
+    pub resumed: usize,
+    /// The run stopped taking tasks (`BatchOptions::stop`) before all were done.
+    pub interrupted: bool,
     pub elapsed: Duration,
 }
 
@@ -175,7 +195,16 @@ pub fn run_batch(
 
     let (tx, rx) = mpsc::channel::<Finished>();
     let mut groups: Vec<(String, Vec<TaskRecord>)> = Vec::new();
+    let mut resumed = 0;
     for record in records {
+        let id = match &record {
+            Ok(r) => Some(r.instance_id.as_str()),
+            Err(e) => e.instance_id.as_deref(),
+        };
+        if id.is_some_and(|id| options.skip.contains(id)) {
+            resumed += 1;
+            continue;
+        }
         match record {
             Ok(r) => match groups.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(&r.repo)) {
                 Some((_, tasks)) => tasks.push(r),
@@ -193,26 +222,32 @@ pub fn run_batch(
         }
     }
 
-    let mut summary = BatchSummary { total, ..BatchSummary::default() };
+    let to_run = total - resumed;
+    let mut summary = BatchSummary { total, resumed, ..BatchSummary::default() };
     std::thread::scope(|scope| -> Result<(), BatchError> {
         scope.spawn(move || pool.install(|| run_groups(options, groups, tx)));
-        for (done, finished) in (1..).zip(rx) {
+        for finished in rx {
+            summary.done += 1;
             if finished.error.is_some() {
                 summary.failed += 1;
             }
-            serde_json::to_writer(&mut *out, &finished.record).map_err(|e| BatchError::Io(e.into()))?;
-            out.write_all(b"\n").map_err(BatchError::Io)?;
+            // One write of the whole line: a run killed at any moment leaves complete records
+            // and at most one torn last line, which `--resume` drops.
+            let mut line = serde_json::to_vec(&finished.record).map_err(|e| BatchError::Io(e.into()))?;
+            line.push(b'\n');
+            out.write_all(&line).map_err(BatchError::Io)?;
             out.flush().map_err(BatchError::Io)?;
             on_progress(Progress {
                 instance_id: &finished.instance_id,
                 error: finished.error.as_deref(),
-                done,
-                total,
+                done: summary.done,
+                total: to_run,
                 failed: summary.failed,
             });
         }
         Ok(())
     })?;
+    summary.interrupted = summary.done < to_run && options.stopped();
     summary.elapsed = started.elapsed();
     Ok(summary)
 }
@@ -220,6 +255,9 @@ pub fn run_batch(
 fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx: mpsc::Sender<Finished>) {
     use rayon::prelude::*;
     for (repo_name, tasks) in groups {
+        if options.stopped() {
+            return;
+        }
         let opened =
             options.locator.locate(&repo_name).map_err(|m| TaskError::new(ErrorKind::RepositoryNotFound, m)).and_then(
                 |path| {
@@ -253,6 +291,10 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
         let jobs: Vec<(RepoContext, &TaskRecord)> =
             tasks.iter().map(|t| (RepoContext { repository: ctx.repository.clone(), db: ctx.db.clone() }, t)).collect();
         jobs.into_par_iter().for_each_with(tx.clone(), |tx, (ctx, t)| {
+            // Asked to stop: take no new task (the running ones finish).
+            if options.stopped() {
+                return;
+            }
             let spec = TaskSpec {
                 base_commit: &t.base_commit,
                 patch: &t.patch,

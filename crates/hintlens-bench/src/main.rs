@@ -216,6 +216,8 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
         reference_from: ReferenceFrom::Patches,
         select: Default::default(),
         provider: None,
+        skip: Default::default(),
+        stop: None,
     };
     let run_all = || {
         time(|| {

@@ -8,9 +8,12 @@ use hintlens_hints::{Compat, Projection, SelectOptions, Selection};
 use hintlens_report::ReferenceField;
 use hintlens_snapshot::Repository;
 use report::ReportFormat;
+use signal_hook::consts::{SIGINT, SIGTERM};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +48,10 @@ enum Command {
         /// Write records here instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Continue an interrupted run: keep the complete records of --out, skip their tasks,
+        /// drop a torn last line, and append the rest.
+        #[arg(long, requires = "out")]
+        resume: bool,
         /// Worker threads [default: all cores].
         #[arg(long)]
         jobs: Option<usize>,
@@ -159,7 +166,19 @@ fn parse_repo_override(s: &str) -> Result<(String, PathBuf), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Batch { dataset, repos, repo, selection, projection, out, jobs, reference, compat, config } => {
+        Command::Batch {
+            dataset,
+            repos,
+            repo,
+            selection,
+            projection,
+            out,
+            resume,
+            jobs,
+            reference,
+            compat,
+            config,
+        } => {
             let provider = match config.as_deref().map(load_provider).transpose() {
                 Ok(p) => p.flatten(),
                 Err(e) => {
@@ -180,8 +199,10 @@ fn main() -> ExitCode {
                 reference_from: reference.into(),
                 select: SelectOptions { compat },
                 provider,
+                skip: Default::default(),
+                stop: None,
             };
-            batch(&options, out)
+            batch(options, out, resume)
         }
         Command::Stats { results, format } => report::run_stats(&results, format),
         Command::Agree { results, selection, reference, dataset, format } => {
@@ -239,17 +260,52 @@ fn or_default<T: PartialEq>(mut v: Vec<T>, default: T) -> Vec<T> {
     unique
 }
 
-fn batch(options: &BatchOptions, out: Option<PathBuf>) -> ExitCode {
-    let mut writer: Box<dyn Write> = match &out {
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitCode {
+    let mut writer: Box<dyn Write> = match (&out, resume) {
+        (Some(path), true) => match hintlens_batch::resume_results(path) {
+            Ok(resumed) => {
+                eprintln!(
+                    "hintlens: resuming {}: {} records kept{}",
+                    path.display(),
+                    resumed.done.len(),
+                    match resumed.dropped {
+                        0 => String::new(),
+                        n => format!(", {n} incomplete or repeated lines dropped"),
+                    }
+                );
+                options.skip = resumed.done;
+                Box::new(resumed.file)
+            }
+            Err(e) => {
+                eprintln!("error: cannot resume {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        (Some(path), false) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(f),
             Err(e) => {
                 eprintln!("error: cannot create {}: {e}", path.display());
                 return ExitCode::from(2);
             }
         },
-        None => Box::new(std::io::stdout().lock()),
+        (None, _) => Box::new(std::io::stdout().lock()),
     };
+    // SIGINT/SIGTERM: stop taking tasks, let the running ones finish and be written, then
+    // summarise and exit 130/143. A second signal ends the process at once.
+    let stop = Arc::new(AtomicUsize::new(0));
+    let armed = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        let registered = signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, armed.clone())
+            .and_then(|_| signal_hook::flag::register_usize(signal, stop.clone(), signal as usize))
+            .and_then(|_| signal_hook::flag::register(signal, armed.clone()));
+        if let Err(e) = registered {
+            eprintln!(
+                "warning: cannot handle signal {signal}: {e}; an interrupted run leaves its records whole, but no summary"
+            );
+        }
+    }
+    options.stop = Some(stop.clone());
+    let options = &options;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -279,14 +335,25 @@ fn batch(options: &BatchOptions, out: Option<PathBuf>) -> ExitCode {
     }
     match result {
         Ok(summary) => {
-            let rate = summary.total as f64 / summary.elapsed.as_secs_f64().max(1e-9);
+            let rate = summary.done as f64 / summary.elapsed.as_secs_f64().max(1e-9);
+            let resumed = match summary.resumed {
+                0 => String::new(),
+                n => format!(", {n} already done"),
+            };
             eprintln!(
-                "hintlens: {} tasks, {} ok, {} failed in {:.1}s ({rate:.1} tasks/s)",
+                "hintlens: {} tasks, {} ok, {} failed{resumed} in {:.1}s ({rate:.1} tasks/s)",
                 summary.total,
-                summary.total - summary.failed,
+                summary.done - summary.failed,
                 summary.failed,
                 summary.elapsed.as_secs_f64()
             );
+            let signal = stop.load(Ordering::SeqCst);
+            if summary.interrupted {
+                let left = summary.total - summary.resumed - summary.done;
+                let again = if out.is_some() { "; run again with --resume to finish" } else { "" };
+                eprintln!("hintlens: interrupted, {left} tasks not run{again}");
+                return ExitCode::from(128 + signal as u8);
+            }
             if summary.failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
         Err(e) => {
