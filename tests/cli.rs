@@ -320,7 +320,7 @@ fn an_interrupted_batch_resumes_to_the_uninterrupted_result() {
     // SIGTERM once some records are out: the run stops taking tasks, writes what it finished,
     // summarises and exits 143.
     let part = dir.path().join("part.jsonl");
-    let mut child = batch(&part, &[]).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let child = batch(&part, &[]).stderr(std::process::Stdio::piped()).spawn().unwrap();
     let started = std::time::Instant::now();
     while std::fs::read(&part).map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count()) < 10 {
         assert!(started.elapsed() < std::time::Duration::from_secs(60), "no records appeared");
