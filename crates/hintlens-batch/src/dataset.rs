@@ -76,7 +76,8 @@ pub fn read_dataset(path: &Path) -> Result<Vec<Result<TaskRecord, RecordError>>,
     parse_dataset(&text).map_err(|message| DatasetError { path: path.to_owned(), message })
 }
 
-pub(crate) fn parse_dataset(text: &str) -> Result<Vec<Result<TaskRecord, RecordError>>, String> {
+/// [`read_dataset`] on text already read (JSON lines or a JSON array).
+pub fn parse_dataset(text: &str) -> Result<Vec<Result<TaskRecord, RecordError>>, String> {
     if text.trim_start().starts_with('[') {
         let values: Vec<Value> = serde_json::from_str(text)
             .map_err(|e| format!("not a valid JSON array: {e} (expected a JSON array or JSON lines)"))?;

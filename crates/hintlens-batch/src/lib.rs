@@ -14,7 +14,7 @@ mod repos;
 mod resume;
 mod run;
 
-pub use dataset::{DatasetError, RecordError, TaskRecord, read_dataset};
+pub use dataset::{DatasetError, RecordError, TaskRecord, parse_dataset, read_dataset};
 pub use hints::TaskExtras;
 pub use record::{ErrorKind, RELEASED_FIELDS, TaskError, TaskOutput, error_record, ok_record};
 pub use repos::RepoLocator;
