@@ -9,3 +9,4 @@ mod edits;
 mod errors;
 mod hover;
 mod lenses;
+mod soak;
