@@ -55,7 +55,7 @@ fn the_example_runs_clean() {
     );
     // Not a terminal: plain progress lines, then a summary.
     assert!(stderr.contains("[5/5]"), "{stderr}");
-    assert!(stderr.contains("5 tasks, 5 ok, 0 failed"), "{stderr}");
+    assert!(stderr.contains("5 tasks, 5 ok, 0 unsupported, 0 failed"), "{stderr}");
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn every_failing_task_gets_an_error_record_and_the_run_goes_on() {
     assert!(message.contains("line 6 is not valid JSON"), "{message}");
 
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("6 tasks, 1 ok, 5 failed"), "{stderr}");
+    assert!(stderr.contains("6 tasks, 1 ok, 0 unsupported, 5 failed"), "{stderr}");
 }
 
 #[test]
@@ -347,4 +347,91 @@ fn an_interrupted_batch_resumes_to_the_uninterrupted_result() {
     assert!(stderr.contains(&format!("{written} records kept, 1 incomplete or repeated lines dropped")), "{stderr}");
     assert!(stderr.contains(&format!("{written} already done")), "{stderr}");
     assert_eq!(sorted_records(&part), sorted_records(&whole), "one record per task, as an uninterrupted run writes");
+}
+
+/// A git repository holding `files` in one commit; returns its directory and the commit.
+fn git_repository(files: &[(&str, &str)]) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        let output = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    git(&["init", "-q"]);
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "base"]);
+    let commit = git(&["rev-parse", "HEAD"]).trim().to_owned();
+    (dir, commit)
+}
+
+#[test]
+fn tasks_in_languages_no_frontend_reads_are_unsupported_not_ok() {
+    let (repo, base) = git_repository(&[
+        ("store/store.go", "package store\n\nfunc Get() int { return 1 }\n"),
+        ("pkg/api.py", "def get():\n    return 1\n"),
+        ("README.md", "# demo\n"),
+    ]);
+    let go_change = "--- a/store/store.go\n+++ b/store/store.go\n@@ -1,3 +1,5 @@\n package store\n \n func Get() int { return 1 }\n+\n+func SetLimit(n int) {}\n";
+    let go_test = "--- /dev/null\n+++ b/store/store_test.go\n@@ -0,0 +1,3 @@\n+package store\n+\n+func TestSetLimit(t *testing.T) { SetLimit(3) }\n";
+    let py_change =
+        "--- a/pkg/api.py\n+++ b/pkg/api.py\n@@ -1,2 +1,5 @@\n def get():\n     return 1\n+\n+\n+def put():\n";
+    let py_test = "--- /dev/null\n+++ b/tests/test_api.py\n@@ -0,0 +1,4 @@\n+from pkg.api import put\n+\n+def test_put():\n+    put()\n";
+    let docs = "--- a/README.md\n+++ b/README.md\n@@ -1 +1,2 @@\n # demo\n+More words.\n";
+    let task = |id: &str, patch: String, test_patch: &str| {
+        json!({"instance_id": id, "repo": "acme/mixed", "base_commit": base, "patch": patch, "test_patch": test_patch})
+            .to_string()
+    };
+    let lines = [
+        task("go-only", go_change.to_owned(), go_test),
+        task("mixed", format!("{py_change}{go_change}"), py_test),
+        task("docs-only", docs.to_owned(), ""),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = dir.path().join("tasks.jsonl");
+    std::fs::write(&dataset, lines.join("\n") + "\n").unwrap();
+    let repo_arg = format!("acme/mixed={}", repo.path().display());
+    let output = hintlens().arg("batch").arg(&dataset).args(["--repo", &repo_arg]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Unsupported alone is no failure.
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("3 tasks, 2 ok, 1 unsupported, 0 failed"), "{stderr}");
+    assert!(stderr.contains("go-only unsupported: unsupported_language"), "{stderr}");
+    let records = records(&output.stdout);
+
+    let go = by_id(&records, "go-only");
+    assert_eq!(go["status"], "unsupported", "{go:#}");
+    assert_eq!(go["error"]["kind"], "unsupported_language");
+    let message = go["error"]["message"].as_str().unwrap();
+    assert!(message.contains(".go (2 files)") && message.contains("python, java"), "{message}");
+    assert_eq!(go["coverage"], json!({"languages": [], "unread_source_files": 2, "unread_extensions": ["go"]}));
+
+    let mixed = by_id(&records, "mixed");
+    assert_eq!(mixed["status"], "ok", "{mixed:#}");
+    assert_eq!(
+        mixed["coverage"],
+        json!({"languages": ["python"], "unread_source_files": 1, "unread_extensions": ["go"]})
+    );
+    assert!(mixed["notes"].to_string().contains("1 changed source files were not read (.go)"), "{mixed:#}");
+    assert_eq!(mixed["selections"]["defuse"][0]["name"], "put");
+
+    let docs = by_id(&records, "docs-only");
+    assert_eq!(docs["status"], "ok", "{docs:#}");
+    assert_eq!(docs["coverage"], json!({"languages": [], "unread_source_files": 0, "unread_extensions": []}));
+
+    // The report counts them apart.
+    let results = dir.path().join("results.jsonl");
+    std::fs::write(&results, &output.stdout).unwrap();
+    let report = hintlens().arg("stats").arg(&results).output().unwrap();
+    let report = String::from_utf8_lossy(&report.stdout);
+    assert!(report.starts_with("3 records, 1 unsupported and 0 errors (left out)"), "{report}");
 }

@@ -2,7 +2,9 @@
 
 use crate::TaskRecord;
 use hintlens_hints::{Identifier, Selection};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// Why a task failed, as a stable machine-readable word.
@@ -15,6 +17,9 @@ pub enum ErrorKind {
     /// A patch names a path outside the repository (absolute, or `..` leaving the root).
     UnsafePath,
     Git,
+    /// The changed source files are all in languages no frontend reads: the task is
+    /// `unsupported`, not failed.
+    UnsupportedLanguage,
     Internal,
 }
 
@@ -27,6 +32,7 @@ impl ErrorKind {
             ErrorKind::PatchDoesNotApply => "patch_does_not_apply",
             ErrorKind::UnsafePath => "unsafe_path",
             ErrorKind::Git => "git",
+            ErrorKind::UnsupportedLanguage => "unsupported_language",
             ErrorKind::Internal => "internal",
         }
     }
@@ -36,11 +42,45 @@ impl ErrorKind {
 pub struct TaskError {
     pub kind: ErrorKind,
     pub message: String,
+    /// What the task's changes hold that hintlens could and could not read, when known.
+    pub coverage: Option<Coverage>,
 }
 
 impl TaskError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> TaskError {
-        TaskError { kind, message: message.into() }
+        TaskError { kind, message: message.into(), coverage: None }
+    }
+
+    /// Whether the task is `unsupported` rather than failed.
+    pub fn is_unsupported(&self) -> bool {
+        self.kind == ErrorKind::UnsupportedLanguage
+    }
+}
+
+/// Which of the files a task's patches change hintlens read: the record's `coverage`, so that
+/// an answer never hides what it did not look at.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Coverage {
+    /// The languages of the changed files a frontend read.
+    pub languages: BTreeSet<String>,
+    /// Changed source files no frontend reads (see `hintlens_snapshot::SOURCE_EXTENSIONS`).
+    pub unread_source_files: usize,
+    /// Their extensions.
+    pub unread_extensions: BTreeSet<String>,
+    /// Changed files a frontend read.
+    #[serde(skip)]
+    pub read_files: usize,
+}
+
+impl Coverage {
+    /// The changes touch source code and none of it could be read.
+    pub fn is_unsupported(&self) -> bool {
+        self.read_files == 0 && self.unread_source_files > 0
+    }
+
+    /// `.go (14 files)`, `.rs (2 files), .ts (1 file)`…
+    pub fn unread_summary(&self) -> String {
+        self.unread_extensions.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -63,6 +103,7 @@ pub struct TaskOutput {
     /// Indexed source files in B and R.
     pub base_files: usize,
     pub reference_files: usize,
+    pub coverage: Coverage,
 }
 
 impl TaskOutput {
@@ -93,18 +134,25 @@ pub fn ok_record(record: &TaskRecord, output: &TaskOutput) -> Value {
         "selections": selections,
         "hints": hints,
         "notes": output.notes,
+        "coverage": output.coverage,
         "files_indexed": {"base": output.base_files, "reference": output.reference_files},
         "released": released,
     })
 }
 
+/// The record of a task that produced no answer: `unsupported` when its language cannot be
+/// read, `error` otherwise.
 pub fn error_record(instance_id: Option<&str>, repo: Option<&str>, error: &TaskError) -> Value {
-    json!({
+    let mut record = json!({
         "instance_id": instance_id,
         "repo": repo,
-        "status": "error",
+        "status": if error.is_unsupported() { "unsupported" } else { "error" },
         "error": {"kind": error.kind.as_str(), "message": error.message},
         "selections": {},
         "hints": {},
-    })
+    });
+    if let Some(coverage) = &error.coverage {
+        record["coverage"] = serde_json::to_value(coverage).unwrap_or(Value::Null);
+    }
+    record
 }

@@ -2,7 +2,7 @@
 
 use crate::dataset::{DatasetError, TaskRecord, read_dataset};
 use crate::hints::{TaskExtras, compute};
-use crate::record::{ErrorKind, TaskError, TaskOutput, error_record, ok_record};
+use crate::record::{Coverage, ErrorKind, TaskError, TaskOutput, error_record, ok_record};
 use crate::repos::RepoLocator;
 use hintlens_db::Database;
 use hintlens_hints::{DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields};
@@ -96,6 +96,16 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             Err(e) => return Err(e),
         },
     };
+    let coverage = coverage(db, [&reference.code, &reference.test]);
+    if coverage.is_unsupported() {
+        let message = format!(
+            "the changed source files are {} ({} files), which no frontend reads (hintlens reads {})",
+            coverage.unread_summary(),
+            coverage.unread_source_files,
+            db.languages().join(", ")
+        );
+        return Err(TaskError { coverage: Some(coverage), ..TaskError::new(ErrorKind::UnsupportedLanguage, message) });
+    }
     let git = |e: hintlens_snapshot::Error| TaskError::new(ErrorKind::Git, e.to_string());
     let base_index = db.index_snapshot(&base, || repo.reader()).map_err(git)?;
     let reference_index = db.index_snapshot(&reference.snapshot, || repo.reader()).map_err(git)?;
@@ -106,14 +116,43 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         test: &reference.test,
         problem_statement: spec.problem_statement,
     };
+    let mut notes = reference.notes.clone();
+    if coverage.unread_source_files > 0 {
+        notes.push(format!(
+            "{} changed source files were not read ({}): no frontend reads them",
+            coverage.unread_source_files,
+            coverage.unread_summary()
+        ));
+    }
     let mut output = TaskOutput {
-        notes: reference.notes.clone(),
+        notes,
+        coverage,
         base_files: base_index.len(),
         reference_files: reference_index.len(),
         ..TaskOutput::default()
     };
     compute(db, &task, spec.patch, spec.selections, spec.projections, extras, &mut output);
     Ok(output)
+}
+
+/// Which changed files (code and test) a frontend reads, and which source files none does.
+fn coverage<'c>(db: &Database, changes: impl IntoIterator<Item = &'c hintlens_snapshot::ChangeSet>) -> Coverage {
+    let mut coverage = Coverage::default();
+    for path in changes.into_iter().flat_map(|c| c.files.keys()) {
+        match db.language_of(path) {
+            Some(language) => {
+                coverage.read_files += 1;
+                coverage.languages.insert(db.language_name(language).to_owned());
+            }
+            None => {
+                if let Some(extension) = hintlens_snapshot::source_extension(path) {
+                    coverage.unread_source_files += 1;
+                    coverage.unread_extensions.insert(extension);
+                }
+            }
+        }
+    }
+    coverage
 }
 
 /// A patch that cannot be used: `unsafe_path` when it names a path outside the repository,
@@ -153,10 +192,14 @@ impl BatchOptions {
 /// One finished task, for progress reporting.
 pub struct Progress<'a> {
     pub instance_id: &'a str,
+    /// Why the task has no answer (failed, or `unsupported`), if it has none.
     pub error: Option<&'a str>,
+    /// The task is `unsupported` (its language cannot be read), not failed.
+    pub unsupported: bool,
     pub done: usize,
     pub total: usize,
     pub failed: usize,
+    pub unsupported_so_far: usize,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -165,7 +208,10 @@ pub struct BatchSummary {
     pub total: usize,
     /// Records written by this run.
     pub done: usize,
+    /// Tasks that failed (`error` records).
     pub failed: usize,
+    /// Tasks in languages no frontend reads (`unsupported` records): no failure.
+    pub unsupported: usize,
     /// Tasks skipped because the output already had their record (`--resume`).
     pub resumed: usize,
     /// The run stopped taking tasks (`BatchOptions::stop`) before all were done.
@@ -177,6 +223,7 @@ struct Finished {
     instance_id: String,
     record: Value,
     error: Option<String>,
+    unsupported: bool,
 }
 
 /// Runs every task of the dataset and writes one JSON line per task to `out` as each finishes.
@@ -217,6 +264,7 @@ pub fn run_batch(
                     record: error_record(e.instance_id.as_deref(), e.repo.as_deref(), &error),
                     error: Some(error.to_string()),
                     instance_id: label,
+                    unsupported: false,
                 });
             }
         }
@@ -228,7 +276,9 @@ pub fn run_batch(
         scope.spawn(move || pool.install(|| run_groups(options, groups, tx)));
         for finished in rx {
             summary.done += 1;
-            if finished.error.is_some() {
+            if finished.unsupported {
+                summary.unsupported += 1;
+            } else if finished.error.is_some() {
                 summary.failed += 1;
             }
             // One write of the whole line: a run killed at any moment leaves complete records
@@ -240,9 +290,11 @@ pub fn run_batch(
             on_progress(Progress {
                 instance_id: &finished.instance_id,
                 error: finished.error.as_deref(),
+                unsupported: finished.unsupported,
                 done: summary.done,
                 total: to_run,
                 failed: summary.failed,
+                unsupported_so_far: summary.unsupported,
             });
         }
         Ok(())
@@ -272,6 +324,7 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                         instance_id: t.instance_id.clone(),
                         record: error_record(Some(&t.instance_id), Some(&t.repo), &error),
                         error: Some(error.to_string()),
+                        unsupported: false,
                     });
                 }
                 continue;
@@ -328,11 +381,13 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                         format!("hintlens crashed on this task: {message} (please report it)"),
                     ))
                 });
-            let (record, error) = match result {
-                Ok(output) => (ok_record(t, &output), None),
-                Err(e) => (error_record(Some(&t.instance_id), Some(&t.repo), &e), Some(e.to_string())),
+            let (record, error, unsupported) = match result {
+                Ok(output) => (ok_record(t, &output), None, false),
+                Err(e) => {
+                    (error_record(Some(&t.instance_id), Some(&t.repo), &e), Some(e.to_string()), e.is_unsupported())
+                }
             };
-            let _ = tx.send(Finished { instance_id: t.instance_id.clone(), record, error });
+            let _ = tx.send(Finished { instance_id: t.instance_id.clone(), record, error, unsupported });
         });
     }
 }

@@ -320,14 +320,15 @@ fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitC
         Some(bar) => {
             bar.set_length(p.total as u64);
             bar.set_position(p.done as u64);
-            bar.set_message(format!("{} failed", p.failed));
+            bar.set_message(format!("{} unsupported · {} failed", p.unsupported_so_far, p.failed));
             if let Some(e) = p.error {
                 bar.println(format!("{}: {e}", p.instance_id));
             }
         }
-        None => match p.error {
-            Some(e) => eprintln!("[{}/{}] {} error: {e}", p.done, p.total, p.instance_id),
-            None => eprintln!("[{}/{}] {} ok", p.done, p.total, p.instance_id),
+        None => match (p.error, p.unsupported) {
+            (Some(e), true) => eprintln!("[{}/{}] {} unsupported: {e}", p.done, p.total, p.instance_id),
+            (Some(e), false) => eprintln!("[{}/{}] {} error: {e}", p.done, p.total, p.instance_id),
+            (None, _) => eprintln!("[{}/{}] {} ok", p.done, p.total, p.instance_id),
         },
     });
     if let Some(bar) = bar {
@@ -341,9 +342,10 @@ fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitC
                 n => format!(", {n} already done"),
             };
             eprintln!(
-                "hintlens: {} tasks, {} ok, {} failed{resumed} in {:.1}s ({rate:.1} tasks/s)",
+                "hintlens: {} tasks, {} ok, {} unsupported, {} failed{resumed} in {:.1}s ({rate:.1} tasks/s)",
                 summary.total,
-                summary.done - summary.failed,
+                summary.done - summary.failed - summary.unsupported,
+                summary.unsupported,
                 summary.failed,
                 summary.elapsed.as_secs_f64()
             );

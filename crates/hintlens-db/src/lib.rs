@@ -128,6 +128,11 @@ impl Database {
         self.frontend(language).language()
     }
 
+    /// The registered languages, in registration order.
+    pub fn languages(&self) -> Vec<&'static str> {
+        self.frontends.iter().map(|f| f.language()).collect()
+    }
+
     /// The default test-file patterns: the generic test directories, then every registered
     /// language's own ([`Frontend::test_patterns`]).
     pub fn test_patterns(&self) -> Vec<&'static str> {

@@ -17,6 +17,9 @@ pub(crate) fn code_lenses(
     params: CodeLensParams,
 ) -> Result<Option<Vec<CodeLens>>, RequestError> {
     let document = world.document(&params.text_document.uri)?;
+    if let Some(message) = document.unreadable_message(db) {
+        return Ok(Some(vec![lens(0, message, Vec::new())]));
+    }
     let Some(file) = document.file else { return Ok(Some(Vec::new())) };
     let index = file_index(db, file);
     let selected = world.selection(db, world.config.selection);

@@ -51,6 +51,21 @@ pub(crate) struct Document {
     pub path: String,
     /// `None` for an open document that no frontend indexes (the statement, notes).
     pub file: Option<SourceFile>,
+    /// The extension of a source file in a language no frontend reads (`go` while there is no
+    /// Go frontend): the answer says so rather than nothing.
+    pub unreadable: Option<String>,
+}
+
+impl Document {
+    /// What hover and lenses say in a source file hintlens cannot read.
+    pub(crate) fn unreadable_message(&self, db: &hintlens_db::Database) -> Option<String> {
+        let extension = self.unreadable.as_deref()?;
+        Some(format!(
+            "hintlens cannot read `.{extension}` files: no frontend claims them (it reads {}), so nothing in {} is analysed",
+            db.languages().join(", "),
+            self.path
+        ))
+    }
 }
 
 impl World {
@@ -84,12 +99,16 @@ impl World {
             )));
         };
         match self.reference.get(&path) {
-            Some(file) => Ok(Document { path, file: Some(file) }),
-            None if self.open.contains(&path) => Ok(Document { path, file: None }),
-            None => Err(RequestError::invalid_params(format!(
-                "unknown document {}: not a source file of the work tree that hintlens indexes",
-                uri.as_str()
-            ))),
+            Some(file) => Ok(Document { path, file: Some(file), unreadable: None }),
+            None => match hintlens_snapshot::source_extension(&path) {
+                // Source code, yet not indexed: no frontend claims its language.
+                Some(extension) => Ok(Document { path, file: None, unreadable: Some(extension) }),
+                None if self.open.contains(&path) => Ok(Document { path, file: None, unreadable: None }),
+                None => Err(RequestError::invalid_params(format!(
+                    "unknown document {}: not a source file of the work tree that hintlens indexes",
+                    uri.as_str()
+                ))),
+            },
         }
     }
 }

@@ -33,9 +33,11 @@ pub struct HintStats {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stats {
-    /// Result records read, and how many of them are errors (left out of every figure).
+    /// Result records read; how many are errors and how many `unsupported` (a language no
+    /// frontend reads) — both left out of every figure.
     pub records: usize,
     pub errors: usize,
+    pub unsupported: usize,
     pub selections: Vec<SelectionStats>,
     pub hints: Vec<HintStats>,
 }
@@ -56,10 +58,14 @@ pub fn stats(records: &[Value]) -> Stats {
     // (tasks, non-empty, total) per selection; (tasks, non-empty, chars) per hint key.
     let mut selections: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     let mut hints: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
-    let mut errors = 0;
+    let (mut errors, mut unsupported) = (0, 0);
     for record in records {
         if !is_ok(record) {
-            errors += 1;
+            if record.get("status").and_then(Value::as_str) == Some("unsupported") {
+                unsupported += 1;
+            } else {
+                errors += 1;
+            }
             continue;
         }
         for (name, ids) in record.get("selections").and_then(Value::as_object).into_iter().flatten() {
@@ -100,13 +106,17 @@ pub fn stats(records: &[Value]) -> Stats {
         })
         .collect();
     hints.sort_by_key(|h| order_key(&h.key));
-    Stats { records: records.len(), errors, selections, hints }
+    Stats { records: records.len(), errors, unsupported, selections, hints }
 }
 
 impl Stats {
     pub fn markdown(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "{} records, {} errors (left out)\n", self.records, self.errors);
+        let _ = writeln!(
+            out,
+            "{} records, {} unsupported and {} errors (left out)\n",
+            self.records, self.unsupported, self.errors
+        );
         out.push_str("| selection | tasks | non-empty | total | mean | mean per non-empty |\n");
         out.push_str("|---|---:|---:|---:|---:|---:|\n");
         for s in &self.selections {
@@ -152,9 +162,11 @@ mod tests {
             record(0, 1, ""),
             record(4, 2, "abc"),
             json!({"instance_id": "bad", "status": "error", "selections": {}, "hints": {}}),
+            json!({"instance_id": "go", "status": "unsupported", "selections": {}, "hints": {}}),
         ];
         let s = stats(&records);
-        assert_eq!((s.records, s.errors), (4, 1));
+        assert_eq!((s.records, s.errors, s.unsupported), (5, 1, 1));
+        assert!(s.markdown().starts_with("5 records, 1 unsupported and 1 errors (left out)"), "{}", s.markdown());
         assert_eq!(
             s.selections[0],
             SelectionStats {

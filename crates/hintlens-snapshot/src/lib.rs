@@ -15,6 +15,7 @@ mod patch;
 mod reference;
 mod repo;
 mod snapshot;
+mod source;
 mod test_paths;
 #[cfg(test)]
 mod tests;
@@ -25,6 +26,7 @@ pub use patch::{FilePatch, FileStatus, Hunk, Line, Patch};
 pub use reference::{ChangeSet, FileChange, Reference, build_reference};
 pub use repo::{BlobSource, Error, NoBlobs, Reader, Repository};
 pub use snapshot::{Entry, Mode, Snapshot, blob_id};
+pub use source::{SOURCE_EXTENSIONS, source_extension};
 pub use test_paths::{GENERIC_TEST_PATTERNS, PatternError, TestPaths};
 
 /// A git object id; the content id of a file is its git blob id.
