@@ -377,12 +377,12 @@ fn git_repository(files: &[(&str, &str)]) -> (tempfile::TempDir, String) {
 #[test]
 fn tasks_in_languages_no_frontend_reads_are_unsupported_not_ok() {
     let (repo, base) = git_repository(&[
-        ("store/store.go", "package store\n\nfunc Get() int { return 1 }\n"),
+        ("store/store.rb", "class Store\n  def get = 1\nend\n"),
         ("pkg/api.py", "def get():\n    return 1\n"),
         ("README.md", "# demo\n"),
     ]);
-    let go_change = "--- a/store/store.go\n+++ b/store/store.go\n@@ -1,3 +1,5 @@\n package store\n \n func Get() int { return 1 }\n+\n+func SetLimit(n int) {}\n";
-    let go_test = "--- /dev/null\n+++ b/store/store_test.go\n@@ -0,0 +1,3 @@\n+package store\n+\n+func TestSetLimit(t *testing.T) { SetLimit(3) }\n";
+    let go_change = "--- a/store/store.rb\n+++ b/store/store.rb\n@@ -1,3 +1,4 @@\n class Store\n   def get = 1\n+  def set_limit(n) = n\n end\n";
+    let go_test = "--- /dev/null\n+++ b/spec/store_spec.rb\n@@ -0,0 +1,3 @@\n+describe Store do\n+  it { Store.new.set_limit(3) }\n+end\n";
     let py_change =
         "--- a/pkg/api.py\n+++ b/pkg/api.py\n@@ -1,2 +1,5 @@\n def get():\n     return 1\n+\n+\n+def put():\n";
     let py_test = "--- /dev/null\n+++ b/tests/test_api.py\n@@ -0,0 +1,4 @@\n+from pkg.api import put\n+\n+def test_put():\n+    put()\n";
@@ -412,16 +412,16 @@ fn tasks_in_languages_no_frontend_reads_are_unsupported_not_ok() {
     assert_eq!(go["status"], "unsupported", "{go:#}");
     assert_eq!(go["error"]["kind"], "unsupported_language");
     let message = go["error"]["message"].as_str().unwrap();
-    assert!(message.contains(".go (2 files)") && message.contains("python, java"), "{message}");
-    assert_eq!(go["coverage"], json!({"languages": [], "unread_source_files": 2, "unread_extensions": ["go"]}));
+    assert!(message.contains(".rb (2 files)") && message.contains("python, java, go"), "{message}");
+    assert_eq!(go["coverage"], json!({"languages": [], "unread_source_files": 2, "unread_extensions": ["rb"]}));
 
     let mixed = by_id(&records, "mixed");
     assert_eq!(mixed["status"], "ok", "{mixed:#}");
     assert_eq!(
         mixed["coverage"],
-        json!({"languages": ["python"], "unread_source_files": 1, "unread_extensions": ["go"]})
+        json!({"languages": ["python"], "unread_source_files": 1, "unread_extensions": ["rb"]})
     );
-    assert!(mixed["notes"].to_string().contains("1 changed source files were not read (.go)"), "{mixed:#}");
+    assert!(mixed["notes"].to_string().contains("1 changed source files were not read (.rb)"), "{mixed:#}");
     assert_eq!(mixed["selections"]["defuse"][0]["name"], "put");
 
     let docs = by_id(&records, "docs-only");

@@ -11,10 +11,8 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
     for changed in changed_files(task, task.code) {
         let index = file_index(db, changed.file);
         let frontend = db.frontend(changed.file.language(db));
-        if changed.base.is_none()
-            && let Some(file) = ident::file(db, changed.path, changed.file, changed.is_new_file)
-        {
-            out.push(file);
+        if let Some(module) = ident::new_module(db, task, &changed) {
+            out.push(module);
         }
         for id in new_definitions(db, &changed) {
             if is_public(frontend, index, id) {

@@ -18,12 +18,12 @@
 //!
 //! Every piece of evidence records the rule that admitted it ([`Rule`]).
 
-use crate::newdefs::{ChangedFile, changed_files};
+use crate::newdefs::{ChangedFile, changed_files, new_module};
 use crate::resolve::{Reach, Resolver, Target, Using, components};
 use crate::{Direction, Evidence, Identifier, Resolution, Rule, Task, ident};
 use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
 use hintlens_snapshot::ChangeSet;
-use hintlens_syntax::{Binding, DefId, DefKind, Import, Use, UseKind, file_definition_name};
+use hintlens_syntax::{Binding, DefId, DefKind, Import, Use, UseKind};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
@@ -85,7 +85,7 @@ fn collect<'a>(
     }
     let matcher = Matcher { db, resolver, usings: &usings, direction };
     for changed in changed_files(task, defining) {
-        for def in new_definitions(db, &changed) {
+        for def in new_definitions(db, task, &changed) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
                 continue;
             }
@@ -107,7 +107,10 @@ fn collect<'a>(
             evidence.dedup_by(|b, a| a.path == b.path && a.line == b.line);
             let mut id = match def.id {
                 Some(id) => ident::definition(db, changed.path, changed.file, changed.is_new_file, id),
-                None => ident::module(db, changed.path, changed.file, changed.is_new_file),
+                None => match ident::new_module(db, task, &changed) {
+                    Some(module) => module,
+                    None => continue,
+                },
             };
             id.direction = direction;
             id.resolution = resolution;
@@ -133,7 +136,7 @@ struct NewDef {
     keyword_owner: Option<(String, String)>,
 }
 
-fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<NewDef> {
+fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> Vec<NewDef> {
     let (path, file) = (changed.path, changed.file);
     let index = file_index(db, file);
     let frontend = db.frontend(file.language(db));
@@ -194,32 +197,22 @@ fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<NewDef> {
             keyword_owner,
         });
     }
-    if changed.base.is_none()
-        && let Some(file_def) = file_definition(db, changed)
-    {
-        out.insert(0, file_def);
+    // A new module is a definition of its own (a `file`, a Go `package`).
+    if let Some(module) = new_module(db, task, changed) {
+        out.insert(
+            0,
+            NewDef {
+                id: None,
+                name: module.name,
+                kind: module.kind,
+                qualified_name: module_name(db, path, file),
+                path: path.to_owned(),
+                file,
+                keyword_owner: None,
+            },
+        );
     }
     out
-}
-
-/// A new module is a definition of its own (kind `file`) — unless the file is just the home of
-/// a type of the same name (a Java `Foo.java` declaring `class Foo`), where the type stands for it.
-fn file_definition(db: &dyn Db, changed: &ChangedFile<'_>) -> Option<NewDef> {
-    let module = module_name(db, changed.path, changed.file);
-    let name = file_definition_name(&module);
-    let index = file_index(db, changed.file);
-    if index.definitions.iter().any(|d| d.parent.is_none() && d.name == name && d.kind.is_type()) {
-        return None;
-    }
-    Some(NewDef {
-        id: None,
-        name: name.to_owned(),
-        kind: DefKind::File,
-        qualified_name: module.clone(),
-        path: changed.path.to_owned(),
-        file: changed.file,
-        keyword_owner: None,
-    })
 }
 
 /// Test files are never imported by the code, so a module-level variable of a test (or the

@@ -1,6 +1,7 @@
 //! Building [`Identifier`]s for the policies other than DefUse. Repository facts are left at
 //! zero here: [`crate::facts::annotate`] fills them for every policy alike.
 
+use crate::newdefs::ChangedFile;
 use crate::{Direction, Entity, Identifier, Resolution};
 use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
 use hintlens_syntax::{DefId, DefKind, file_definition_name};
@@ -9,10 +10,18 @@ use hintlens_syntax::{DefId, DefKind, file_definition_name};
 pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file: bool, id: DefId) -> Identifier {
     let index = file_index(db, file);
     let def = index.definition(id);
-    let parent = def.parent.map(|p| {
-        let pd = index.definition(p);
-        (qualified_name(db, path, file, &pd.local_name), pd.kind, pd.signature.clone())
-    });
+    let parent = match def.parent {
+        Some(p) => {
+            let pd = index.definition(p);
+            Some((qualified_name(db, path, file, &pd.local_name), pd.kind, pd.signature.clone()))
+        }
+        // A member whose owner lives in another file (a Go method of a type declared elsewhere
+        // in its package): the owner is known by name only.
+        None => def
+            .local_name
+            .rsplit_once('.')
+            .map(|(owner, _)| (qualified_name(db, path, file, owner), DefKind::Type, String::new())),
+    };
     // Constructors are never identifiers of their own: their signatures show in the type's entry.
     let constructors = if def.kind.is_type() {
         index
@@ -37,17 +46,19 @@ pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file:
     }
 }
 
-/// The module a new file is, as a definition of kind `file` — unless the file is just the
-/// home of a type of the same name (a Java `Foo.java` declaring `class Foo`), which stands for
-/// it (the rule DefUse follows too).
-pub(crate) fn file(db: &dyn Db, path: &str, file: SourceFile, is_new_file: bool) -> Option<Identifier> {
-    let index = file_index(db, file);
-    let module = module_name(db, path, file);
-    let name = file_definition_name(&module);
-    if index.definitions.iter().any(|d| d.parent.is_none() && d.name == name && d.kind.is_type()) {
-        return None;
-    }
-    Some(self::module(db, path, file, is_new_file))
+/// The module a changed file makes new ([`crate::newdefs::new_module`]), as a definition.
+pub(crate) fn new_module(db: &dyn Db, task: &crate::Task<'_>, changed: &ChangedFile<'_>) -> Option<Identifier> {
+    let module = crate::newdefs::new_module(db, task, changed)?;
+    let mut id = entry(&module.name, module.kind, Entity::Definition, &module.path, true);
+    id.qualified_name = module_name(db, changed.path, changed.file);
+    let index = file_index(db, changed.file);
+    id.doc.clone_from(&index.doc);
+    id.signature = match module.kind {
+        DefKind::Package => format!("package {}", module.name),
+        _ => String::new(),
+    };
+    id.line = 1;
+    Some(id)
 }
 
 /// The module a file is, as a definition of kind `file`.

@@ -4,7 +4,7 @@
 use crate::Task;
 use hintlens_db::{Db, SourceFile, file_index, qualified_name};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
-use hintlens_syntax::{DefId, DefKind};
+use hintlens_syntax::{DefId, DefKind, ModuleDefinition};
 use std::collections::HashSet;
 
 /// A source file a change touched, as it is in R.
@@ -35,6 +35,32 @@ pub(crate) fn changed_files<'t>(task: &Task<'t>, changes: &'t ChangeSet) -> Vec<
             Some(ChangedFile { path, change, file, base, is_new_file: task.base.get(path).is_none() })
         })
         .collect()
+}
+
+/// The module a changed file makes new, as a definition: the file when the change adds it (a
+/// `file`), or its directory when its language's modules are directories and B had no file of
+/// that language there (a Go `package`). A file that is just the home of a type of its name (a
+/// Java `Foo.java` declaring `class Foo`) makes none: the type stands for it.
+pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> Option<ModuleDefinition> {
+    if changed.base.is_some() {
+        return None;
+    }
+    let language = changed.file.language(db);
+    let index = file_index(db, changed.file);
+    let module = db.frontend(language).module_definition(changed.path, index);
+    if module.kind == DefKind::File
+        && index.definitions.iter().any(|d| d.parent.is_none() && d.name == module.name && d.kind.is_type())
+    {
+        return None;
+    }
+    if module.path != changed.path {
+        // A directory module: new only if B had no file of its language directly in it.
+        let in_directory = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir) == module.path;
+        if task.base.iter().any(|(path, file)| in_directory(path) && file.language(db) == language) {
+            return None;
+        }
+    }
+    Some(module)
 }
 
 /// Definitions of the file in R with no definition of the same qualified name and kind in its

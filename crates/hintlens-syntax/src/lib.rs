@@ -590,6 +590,15 @@ pub trait Frontend: Send + Sync + 'static {
         &[]
     }
 
+    /// What a module new in the reference stands for as a definition: by default the file
+    /// itself (kind `file`, named by the last component of its module name); a language whose
+    /// modules are directories says so (Go: the package, named by its `package` clause, whose
+    /// path is the directory).
+    fn module_definition(&self, path: &str, index: &FileIndex) -> ModuleDefinition {
+        let module = self.module_name(path, index);
+        ModuleDefinition { name: file_definition_name(&module).to_owned(), kind: DefKind::File, path: path.to_owned() }
+    }
+
     /// Parses `text` and does nothing else: the baseline extraction speed is measured against.
     /// Returns a number derived from the tree so the parse cannot be optimised away.
     fn bare_parse(&self, text: &[u8]) -> usize;
@@ -599,6 +608,16 @@ pub trait Frontend: Send + Sync + 'static {
 /// same in every run), for sets of names that must cost no allocation per name.
 pub fn name_hash(name: &[u8]) -> u64 {
     name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// A new module as a definition ([`Frontend::module_definition`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleDefinition {
+    pub name: String,
+    /// [`DefKind::File`], or [`DefKind::Package`] for a module that is a directory.
+    pub kind: DefKind,
+    /// The file, or for a package its directory (no trailing `/`; empty for the root).
+    pub path: String,
 }
 
 /// The name a `file` definition carries: the last component of the module name.

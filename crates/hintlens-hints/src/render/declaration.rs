@@ -30,7 +30,12 @@ pub(super) fn render(identifiers: &[Identifier], notes: &Notes<'_>) -> String {
     }
     let mut out = String::new();
     for (path, ids) in by_file {
-        let new = if ids.iter().any(|i| i.is_new_file) { " (new file)" } else { "" };
+        let new = match ids.iter().find(|i| i.is_new_file) {
+            // A Go package's path is its directory.
+            Some(id) if id.kind == DefKind::Package => " (new package)",
+            Some(_) => " (new file)",
+            None => "",
+        };
         let _ = writeln!(out, "- `{path}`{new}");
         let selected: HashSet<&str> = ids.iter().map(|i| i.qualified_name.as_str()).collect();
         // Members whose parent is selected too are written under it; members of an existing

@@ -182,6 +182,7 @@ pub(crate) fn def_kind_label(kind: DefKind) -> &'static str {
         DefKind::File => "module",
         DefKind::EnumConstant => "enum constant",
         DefKind::Annotation => "annotation type",
+        DefKind::TypeAlias => "type alias",
         other => other.as_str(),
     }
 }

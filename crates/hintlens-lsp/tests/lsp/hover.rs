@@ -136,16 +136,14 @@ fn no_identifier_under_the_cursor_is_no_hover() {
 
 #[test]
 fn a_source_file_no_frontend_reads_says_so() {
-    let fixture = format!("{PYTHON_API}//- work /store/store.go\npackage store\n\nfunc SetLimit(n int) {{}}\n");
+    let fixture = format!("{PYTHON_API}//- work /store/store.rb\nclass Store\n  def set_limit(n); end\nend\n");
     let mut server = TestServer::ready(&fixture, json!({}));
-    let hover = server.hover_at("store/store.go", 2, 6);
-    assert!(
-        hover.starts_with("hintlens cannot read `.go` files: no frontend claims them (it reads python, java)"),
-        "{hover}"
-    );
-    let lenses = server.lenses("store/store.go");
+    let hover = server.hover_at("store/store.rb", 1, 6);
+    let expected = "hintlens cannot read `.rb` files: no frontend claims them (it reads python, java, go";
+    assert!(hover.starts_with(expected), "{hover}");
+    let lenses = server.lenses("store/store.rb");
     assert_eq!(lenses.len(), 1, "{lenses:?}");
-    assert!(lenses[0].starts_with("1: hintlens cannot read `.go` files"), "{lenses:?}");
+    assert!(lenses[0].starts_with("1: hintlens cannot read `.rb` files"), "{lenses:?}");
     // Files that are no source code stay silent, as before.
     assert!(server.hover_raw("README.md", 0, 0).is_err());
 }

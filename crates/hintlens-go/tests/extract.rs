@@ -1,0 +1,127 @@
+//! What one Go file defines and uses, as snapshots of the index's dump.
+
+use hintlens_go::Go;
+use hintlens_syntax::Frontend;
+
+macro_rules! check {
+    ($name:ident, $src:expr) => {
+        #[test]
+        fn $name() {
+            let src: &str = $src;
+            insta::with_settings!({ description => src, omit_expression => true }, {
+                insta::assert_snapshot!(Go.extract(src.as_bytes()).dump());
+            });
+        }
+    };
+}
+
+check!(
+    declarations_of_every_kind,
+    r#"// Package store keeps limits.
+package store
+
+import (
+	"errors"
+	"time"
+
+	cfg "go.flipt.io/flipt/internal/config"
+)
+
+// MaxSize bounds a batch.
+const MaxSize = 10
+
+const (
+	ModeA Mode = iota
+	ModeB
+)
+
+var ErrNotFound = errors.New("not found")
+
+// Mode says how.
+type Mode int
+
+type Alias = Mode
+
+// Options configure a Store.
+type Options struct {
+	// Timeout bounds a call.
+	Timeout time.Duration
+	Retries, Backoff int
+	*cfg.Config
+	sync.Mutex
+	hidden string
+}
+
+type Store interface {
+	Get(key string) (string, error)
+	SetLimit(n int)
+	fmt.Stringer
+}
+
+type List[T any] struct {
+	items []T
+}
+
+// New makes a Store.
+func New(opts Options) *store {
+	return &store{opts: opts}
+}
+
+func (s *store) SetLimit(n int) {
+	s.limit = n
+}
+
+func (l *List[T]) Push(v T) { l.items = append(l.items, v) }
+"#
+);
+
+check!(
+    uses_and_bindings,
+    r#"package store_test
+
+import (
+	"testing"
+
+	"go.flipt.io/flipt/internal/store"
+	. "github.com/acme/helpers"
+	_ "embed"
+)
+
+func TestSetLimit(t *testing.T) {
+	s := store.New(store.Options{Timeout: 5, Retries: 2})
+	s.SetLimit(3)
+	limit := 4
+	for i, v := range []store.Options{{Timeout: 1}} {
+		_ = v.Timeout + i + limit
+	}
+	m := map[string]int{"a": 1}
+	var x store.Store = s
+	if y, ok := x.(interface{ Get(string) (string, error) }); ok {
+		_ = y
+	}
+	switch v := x.(type) {
+	case *store.Mode:
+		_ = v
+	}
+	f := func(n int) int { return n + helper(m) }
+	_ = f(len(m))
+	Helped()
+	undefinedHere()
+	t.Fatalf("limit %d", errors.New("boom"))
+}
+"#
+);
+
+check!(
+    syntax_errors_keep_the_readable_parts,
+    r#"package broken
+
+func Good() int { return 1 }
+
+func Bad( {
+	x := 
+}
+
+type T struct { A int
+"#
+);
