@@ -10,6 +10,7 @@
 #   - test change: tests/test_text.py imports and calls `slugify`
 #   - task.md, a problem statement that does not mention `slugify`
 #     (untracked; used by tests that configure `statement`)
+# and, in Go, store/store.go's `Store` gains `SetLimit`, which store/store_test.go calls.
 set -euo pipefail
 
 dir=${1:?usage: make-task-repo.sh DIR}
@@ -26,7 +27,7 @@ git_() {
 }
 
 git_ init -q
-mkdir -p pkg tests
+mkdir -p pkg tests store
 
 cat > pkg/__init__.py <<'PY'
 PY
@@ -43,8 +44,51 @@ from pkg.text import shout
 def test_shout():
     assert shout("hi") == "HI!"
 PY
+cat > store/store.go <<'GO'
+package store
+
+type Store struct {
+	limit int
+}
+GO
+cat > store/store_test.go <<'GO'
+package store
+
+import "testing"
+
+func TestStore(t *testing.T) {
+	_ = Store{}
+}
+GO
 git_ add -A
 git_ commit -q -m "base"
+
+cat > store/store.go <<'GO'
+package store
+
+type Store struct {
+	limit int
+}
+
+// SetLimit bounds the store.
+func (s *Store) SetLimit(n int) {
+	s.limit = n
+}
+GO
+cat > store/store_test.go <<'GO'
+package store
+
+import "testing"
+
+func TestStore(t *testing.T) {
+	_ = Store{}
+}
+
+func TestSetLimit(t *testing.T) {
+	s := &Store{}
+	s.SetLimit(3)
+}
+GO
 
 cat > pkg/text.py <<'PY'
 def shout(text):

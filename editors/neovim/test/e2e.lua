@@ -187,6 +187,33 @@ local function main()
   report.displayed_lens_titles = lens_titles(vim.lsp.codelens.get(cbuf))
   step('codelens.refresh')
 
+  -- 5b. Go: FileType go attaches the same client; hover on the new method's call in the
+  -- test, and a hint lens on its declaration.
+  local gtest = open('store/store_test.go')
+  report.go_filetype = vim.bo[gtest].filetype
+  wait(10000, function()
+    return hintlens_client(gtest) ~= nil
+  end, 'the client to attach to store/store_test.go')
+  answers = vim.lsp.buf_request_sync(gtest, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(gtest) },
+    position = position_of(gtest, 'SetLimit', 0),
+  }, 10000)
+  answer = answers and answers[client.id]
+  report.go_hover_text = hover_text(answer and answer.result)
+  check(report.go_hover_text:find('SetLimit', 1, true), 'the Go hover does not mention SetLimit')
+  local gcode = open('store/store.go')
+  wait(10000, function()
+    return hintlens_client(gcode) ~= nil
+  end, 'the client to attach to store/store.go')
+  answers = vim.lsp.buf_request_sync(gcode, 'textDocument/codeLens', {
+    textDocument = { uri = vim.uri_from_bufnr(gcode) },
+  }, 10000)
+  answer = answers and answers[client.id]
+  report.go_lens_titles = lens_titles(answer and answer.result)
+  check(has_hint_title(report.go_lens_titles), 'no code lens titled hint… on store/store.go')
+  vim.cmd.buffer(cbuf)
+  step('go hover and lens')
+
   -- 6. :HintlensHints shows the hint block in a scratch split.
   vim.cmd('HintlensHints')
   wait(10000, function()

@@ -148,6 +148,12 @@ def check(r: dict) -> list[str]:
     named = r.get("hintlens_hints_name_buffer") or ""
     if "defuse + name" not in named or "slugify" not in named or "def slugify" in named:
         f.append(f":HintlensHints defuse name did not show the name projection: {named!r}")
+    if r.get("go_filetype") != "go":
+        f.append(f"store/store_test.go has filetype {r.get('go_filetype')!r}")
+    if "SetLimit" not in (r.get("go_hover_text") or "") or "test" not in (r.get("go_hover_text") or "").lower():
+        f.append(f"the Go hover does not mention SetLimit and test: {r.get('go_hover_text')!r}")
+    if not any(t.startswith("hint") for t in r.get("go_lens_titles") or []):
+        f.append(f"no Go code lens titled hint…: {r.get('go_lens_titles')!r}")
     if (r.get("server_exit") or {}).get("code") != 0:
         f.append(f"server exit: {r.get('server_exit')!r}")
     return f

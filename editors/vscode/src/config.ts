@@ -10,6 +10,10 @@
 // values the user actually set (`inspect()`), and never the client-only keys
 // (`server.path`, `trace.server`).
 
+/** VS Code's ids of the languages the server reads; package.json's `onLanguage` activation
+ *  events list the same (a unit test checks). */
+export const LANGUAGES = ['python', 'java', 'go'];
+
 /** Selection policies (SPEC §3); the server rejects names it does not implement yet. */
 export const SELECTIONS = ['defuse', 'doc2feat', 'fea', 'pro', 'all-new', 'empty', 'strings'] as const;
 /** Projections (SPEC §4). */

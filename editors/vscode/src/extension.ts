@@ -12,7 +12,7 @@ import {
     State,
 } from 'vscode-languageclient/node';
 
-import { configurationItem, serverPathSetting, serverSettings } from './config';
+import { LANGUAGES, configurationItem, serverPathSetting, serverSettings } from './config';
 import {
     HINTS_REQUEST,
     type HintsParams,
@@ -136,10 +136,7 @@ class Extension {
         };
         const serverOptions: ServerOptions = { run: executable, debug: executable };
         const clientOptions: LanguageClientOptions = {
-            documentSelector: [
-                { scheme: 'file', language: 'python' },
-                { scheme: 'file', language: 'java' },
-            ],
+            documentSelector: LANGUAGES.map((language) => ({ scheme: 'file', language })),
             initializationOptions: () => serverSettings(this.inspect()),
             // Decides when the server hears of a change; the middleware below decides what it hears.
             synchronize: { configurationSection: 'hintlens' },
@@ -314,7 +311,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
             }
         }),
         vscode.workspace.onDidSaveTextDocument((doc) => {
-            if (doc.languageId === 'python' || doc.languageId === 'java') ext.refresh();
+            if (LANGUAGES.includes(doc.languageId)) ext.refresh();
         }),
     );
     await ext.start();

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { type Inspected, configurationItem, serverPathSetting, serverSettings, userValue } from '../src/config';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { type Inspected, LANGUAGES, configurationItem, serverPathSetting, serverSettings, userValue } from '../src/config';
+
+test('the extension activates on every language the client selects', () => {
+    // out/test/config.test.js → editors/vscode/package.json
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const activation = (manifest.activationEvents as string[])
+        .filter((e) => e.startsWith('onLanguage:'))
+        .map((e) => e.slice('onLanguage:'.length));
+    assert.deepEqual(activation.sort(), [...LANGUAGES].sort());
+});
 
 /** An inspector over per-scope values, as `WorkspaceConfiguration.inspect` reports them. */
 function inspector(scopes: Record<string, Inspected>) {

@@ -183,9 +183,14 @@ class Session {
         await this.conn.sendNotification('initialized', {});
         // What the extension pushes after start (synchronize.configurationSection + its middleware).
         await this.conn.sendNotification('workspace/didChangeConfiguration', { settings: { hintlens: this.settings } });
-        for (const rel of ['pkg/text.py', 'tests/test_text.py']) {
+        for (const [rel, languageId] of [
+            ['pkg/text.py', 'python'],
+            ['tests/test_text.py', 'python'],
+            ['store/store.go', 'go'],
+            ['store/store_test.go', 'go'],
+        ]) {
             await this.conn.sendNotification('textDocument/didOpen', {
-                textDocument: { uri: this.uri(rel), languageId: 'python', version: 1, text: this.text(rel) },
+                textDocument: { uri: this.uri(rel!), languageId, version: 1, text: this.text(rel!) },
             });
         }
     }
@@ -322,6 +327,23 @@ if (SKIP) {
             assert.ok(uses, `no \`uses N new identifiers\` lens on tests/test_text.py: ${JSON.stringify(lenses)}`);
             assert.equal(uses.command!.command, 'hintlens.showHints');
             assert.equal(uses.range.start.line, positionOf(s.text('tests/test_text.py'), 'test_slugify').line);
+        });
+
+        test('Go: hover on SetLimit in the test says it crosses code → test', async () => {
+            const rel = 'store/store_test.go';
+            const at = positionOf(s.text(rel), 'SetLimit'); // the call (`TestSetLimit` is another word)
+            const hover = await s.request('textDocument/hover', { textDocument: { uri: s.uri(rel) }, position: at });
+            const text = hoverText(hover);
+            assert.match(text, /SetLimit/, `hover: ${JSON.stringify(hover)}${s.context()}`);
+            assert.match(text, /code\s*(->|→)\s*test/i, `hover does not say code->test: ${JSON.stringify(hover)}`);
+        });
+
+        test('Go: a `hint · …` lens sits on the new method', async () => {
+            const lenses = await s.codeLenses('store/store.go');
+            const hint = lenses.find((l) => l.command?.title.startsWith('hint'));
+            assert.ok(hint, `no lens titled hint… on store/store.go: ${JSON.stringify(lenses)}${s.context()}`);
+            // Occurrence 0 is the doc comment; 1 the declaration.
+            assert.equal(hint.range.start.line, positionOf(s.text('store/store.go'), 'SetLimit', 1).line);
         });
 
         test('workspace/executeCommand hintlens.showHints returns the hint block', async () => {
