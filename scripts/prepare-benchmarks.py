@@ -31,16 +31,20 @@ def write(name, records):
 
 
 official = {r["instance_id"]: r for r in read(src / "swe-bench-pro" / "instances.jsonl")}
-pro = []
-for r in read(src / "swe-bench-pro" / "patches_qutebrowser+qutebrowser.jsonl"):
-    o = official.get(r["instance_id"], {})
-    for key in ["problem_statement", "interface", "requirements", "solution_commit"]:
-        if key in o:
-            r[key] = o[key]
-    pro.append(r)
-write("swe-bench-pro-qutebrowser.jsonl", pro)
+# One dataset per reconstructed repository: qutebrowser (Python), flipt and vuls (Go), NodeBB
+# (JavaScript), tutanota (TypeScript).
+for path in sorted((src / "swe-bench-pro").glob("patches_*.jsonl")):
+    name = path.stem.removeprefix("patches_").split("+")[-1].lower()
+    pro = []
+    for r in read(path):
+        o = official.get(r["instance_id"], {})
+        for key in ["problem_statement", "interface", "requirements", "solution_commit"]:
+            if key in o:
+                r[key] = o[key]
+        pro.append(r)
+    write(f"swe-bench-pro-{name}.jsonl", pro)
 
-for bench in ["fea-bench", "nocode-bench", "multi-swe-bench-java", "swe-rebench"]:
+for bench in ["fea-bench", "nocode-bench", "multi-swe-bench-java", "multi-swe-bench-rust", "swe-rebench"]:
     records = []
     for path in sorted((src / bench).glob("recon_*.jsonl")):
         records += read(path)

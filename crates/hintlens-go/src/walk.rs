@@ -35,13 +35,19 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
 }
 
 /// How a literal value's keys are to be read.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 enum Keys<'a> {
-    /// Field names of a struct: keyword arguments, qualified by the literal's type as written
-    /// (`None` where the type is elided).
+    /// Field names of a struct whose type the literal does not say: keyword arguments matched
+    /// by name (or qualified by a type the caller knows).
     Fields(Option<&'a str>),
+    /// Field names of a named type, qualified by its name as written (`Options`, `pkg.Options`).
+    Named(String),
+    /// Field names of an anonymous struct type: the literal's own, no use of anything.
+    Anonymous,
     /// Map keys and array indices: expressions.
     Expressions,
+    /// The elements of a container of containers (`[][]T{{{…}}}`): one level down, these keys.
+    Elements(Box<Keys<'a>>),
 }
 
 struct Walk<'t> {
@@ -684,9 +690,20 @@ impl<'t> Walk<'t> {
             || k == g.var_declaration
         {
             self.declaration_or_statement(node, None);
-        } else if k == g.block || k == g.statement_list {
-            // Declarations inside blocks have docs of no interest: read them in order.
+        } else if k == g.block
+            || k == g.if_statement
+            || k == g.for_statement
+            || k == g.expression_switch_statement
+            || k == g.expression_case
+            || k == g.default_case
+            || k == g.communication_case
+        {
+            // Go scopes are blocks (an `if`'s or `for`'s header included): a name declared in
+            // one is not bound around it.
+            let scope = self.scopes.open(ScopeKind::Function);
+            let outer = self.scopes.enter(scope);
             self.visit_children(node);
+            self.scopes.leave(outer);
         } else {
             self.visit_children(node);
         }
@@ -774,29 +791,63 @@ impl<'t> Walk<'t> {
     fn composite_literal(&mut self, node: Node<'t>) {
         let g = self.g;
         let ty = self.field(node, g.f_type);
-        let mut keys = Keys::Fields(None);
-        let type_text;
-        if let Some(ty) = ty {
-            let k = ty.kind_id();
-            if k == g.map_type || k == g.slice_type || k == g.array_type || k == g.implicit_length_array_type {
-                keys = Keys::Expressions;
+        let (keys, elements) = match ty {
+            Some(ty) if self.is_container(ty) => {
                 self.ty(ty);
-            } else {
-                self.ty_as(ty, UseKind::Instantiation);
-                type_text = self.dotted(if k == g.generic_type { self.field(ty, g.f_type).unwrap_or(ty) } else { ty });
-                keys = Keys::Fields(type_text.as_deref());
-                if let Some(body) = self.field(node, g.f_body) {
-                    self.literal_value(body, keys);
-                }
-                return;
+                (Keys::Expressions, self.element_keys(ty))
             }
-        }
+            Some(ty) => {
+                self.ty_as(ty, UseKind::Instantiation);
+                (self.keys_of(ty), Keys::Fields(None))
+            }
+            None => (Keys::Fields(None), Keys::Fields(None)),
+        };
         if let Some(body) = self.field(node, g.f_body) {
-            self.literal_value(body, keys);
+            self.literal_value(body, keys, elements);
         }
     }
 
-    fn literal_value(&mut self, node: Node<'t>, keys: Keys<'_>) {
+    fn is_container(&self, ty: Node<'t>) -> bool {
+        let g = self.g;
+        let k = ty.kind_id();
+        k == g.map_type || k == g.slice_type || k == g.array_type || k == g.implicit_length_array_type
+    }
+
+    /// How the keys of a literal of type `ty` read: the fields of a named type (qualified by its
+    /// name as written), of an anonymous struct (the literal's own), or of an unknown type.
+    fn keys_of(&self, ty: Node<'t>) -> Keys<'static> {
+        let g = self.g;
+        let k = ty.kind_id();
+        if k == g.struct_type {
+            return Keys::Anonymous;
+        }
+        if k == g.pointer_type {
+            return Self::named_children(ty).next().map_or(Keys::Fields(None), |inner| self.keys_of(inner));
+        }
+        let named = if k == g.generic_type { self.field(ty, g.f_type).unwrap_or(ty) } else { ty };
+        match self.dotted(named) {
+            Some(name) => Keys::Named(name),
+            None => Keys::Fields(None),
+        }
+    }
+
+    /// How the keys of a container literal's elided element literals read (`[]T{{K: v}}`).
+    fn element_keys(&self, container: Node<'t>) -> Keys<'static> {
+        let g = self.g;
+        let element = if container.kind_id() == g.map_type {
+            self.field(container, g.f_value)
+        } else {
+            self.field(container, g.f_element)
+        };
+        match element {
+            Some(element) if self.is_container(element) => Keys::Elements(Box::new(self.element_keys(element))),
+            Some(element) => self.keys_of(element),
+            None => Keys::Fields(None),
+        }
+    }
+
+    /// `keys` say how this literal's keys read, `elements` how its elided element literals'.
+    fn literal_value(&mut self, node: Node<'t>, keys: Keys<'_>, elements: Keys<'_>) {
         let g = self.g;
         self.nested(node, |s| {
             for element in Self::named_children(node) {
@@ -805,18 +856,23 @@ impl<'t> Walk<'t> {
                     let [key, value] = [s.field(element, g.f_key), s.field(element, g.f_value)];
                     if let Some(key) = key {
                         let name = Self::named_children(key).next().filter(|n| n.kind_id() == g.identifier);
-                        match (keys, name) {
+                        match (&keys, name) {
                             (Keys::Fields(owner), Some(name)) => {
                                 s.push_use(name, UseKind::KeywordArgument, owner.map(str::to_owned));
                             }
-                            _ => s.literal_element(key),
+                            (Keys::Named(owner), Some(name)) => {
+                                s.push_use(name, UseKind::KeywordArgument, Some(owner.clone()));
+                            }
+                            // An anonymous struct's field: the literal's own name.
+                            (Keys::Anonymous, Some(_)) => {}
+                            _ => s.literal_element(key, &elements),
                         }
                     }
                     if let Some(value) = value {
-                        s.literal_element(value);
+                        s.literal_element(value, &elements);
                     }
                 } else if k == g.literal_element {
-                    s.literal_element(element);
+                    s.literal_element(element, &elements);
                 } else {
                     s.visit(element);
                 }
@@ -824,12 +880,16 @@ impl<'t> Walk<'t> {
         });
     }
 
-    /// An element: an expression, or a literal value whose type is elided (its keys are the
-    /// fields of a type the literal does not say).
-    fn literal_element(&mut self, node: Node<'t>) {
+    /// An element: an expression, or a literal value whose type is elided, whose keys read as
+    /// `elided` says.
+    fn literal_element(&mut self, node: Node<'t>, elided: &Keys<'_>) {
         for child in Self::named_children(node) {
             if child.kind_id() == self.g.literal_value {
-                self.literal_value(child, Keys::Fields(None));
+                let (keys, elements) = match elided {
+                    Keys::Elements(inner) => (Keys::Expressions, (**inner).clone()),
+                    other => (other.clone(), Keys::Fields(None)),
+                };
+                self.literal_value(child, keys, elements);
             } else {
                 self.visit(child);
             }
@@ -865,6 +925,8 @@ impl<'t> Walk<'t> {
 
     fn type_switch(&mut self, node: Node<'t>) {
         let g = self.g;
+        let scope = self.scopes.open(ScopeKind::Function);
+        let outer_scope = self.scopes.enter(scope);
         if let Some(alias) = self.field(node, g.f_alias) {
             for name in Self::named_children(alias).filter(|n| n.kind_id() == g.identifier) {
                 self.scopes.bind(self.bytes(name), Binding::Local);
@@ -874,6 +936,7 @@ impl<'t> Walk<'t> {
         for child in Self::named_children(node).filter(|c| Some(*c) != alias) {
             self.visit(child);
         }
+        self.scopes.leave(outer_scope);
     }
 
     // ----- types -----
@@ -1056,10 +1119,16 @@ struct Grammar {
     labeled_statement: u16,
     label_name: u16,
     block: u16,
-    statement_list: u16,
+    if_statement: u16,
+    for_statement: u16,
+    expression_switch_statement: u16,
+    expression_case: u16,
+    default_case: u16,
+    communication_case: u16,
     f_name: u16,
     f_type: u16,
     f_value: u16,
+    f_element: u16,
     f_path: u16,
     f_body: u16,
     f_parameters: u16,
@@ -1147,10 +1216,16 @@ fn grammar() -> &'static Grammar {
             labeled_statement: kind("labeled_statement"),
             label_name: kind("label_name"),
             block: kind("block"),
-            statement_list: kind("statement_list"),
+            if_statement: kind("if_statement"),
+            for_statement: kind("for_statement"),
+            expression_switch_statement: kind("expression_switch_statement"),
+            expression_case: kind("expression_case"),
+            default_case: kind("default_case"),
+            communication_case: kind("communication_case"),
             f_name: field("name"),
             f_type: field("type"),
             f_value: field("value"),
+            f_element: field("element"),
             f_path: field("path"),
             f_body: field("body"),
             f_parameters: field("parameters"),

@@ -125,3 +125,21 @@ func Bad( {
 type T struct { A int
 "#
 );
+
+check!(
+    names_bind_in_their_block,
+    r#"package storage
+
+func TestValidate(t *testing.T) {
+	c := constraint{Operator: "eq"}
+	for _, tt := range tests {
+		constraint := tt.constraint
+		_ = constraint
+	}
+	if err := validate(c); err != nil {
+		_ = err
+	}
+	_ = err
+}
+"#
+);
