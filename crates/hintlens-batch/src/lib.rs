@@ -29,7 +29,10 @@ use hintlens_syntax::Frontend;
 
 /// The languages hintlens knows. Registering a frontend here is all a new language needs.
 pub fn frontends() -> Vec<Box<dyn Frontend>> {
-    vec![Box::new(hintlens_python::Python), Box::new(hintlens_java::Java), Box::new(hintlens_go::Go)]
+    let mut frontends: Vec<Box<dyn Frontend>> =
+        vec![Box::new(hintlens_python::Python), Box::new(hintlens_java::Java), Box::new(hintlens_go::Go)];
+    frontends.extend(hintlens_ts::frontends());
+    frontends
 }
 
 /// A fresh database with every frontend registered.

@@ -1,0 +1,1563 @@
+//! One walk over a TypeScript or JavaScript syntax tree: definitions, uses, imports, strings and
+//! the bindings of every use. Recursive over named children with numeric kind ids
+//! ([`Grammar`]); below [`MAX_DEPTH`] levels the rest is read flat, so hostile nesting cannot
+//! exhaust the stack.
+
+use crate::grammar::Grammar;
+use hintlens_syntax::scope::{ScopeKind, Scopes};
+use hintlens_syntax::{
+    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind,
+    flatten_whitespace, span,
+};
+use std::collections::HashSet;
+use tree_sitter::{Node, Tree};
+
+const MAX_DEPTH: u32 = 256;
+
+pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex {
+    let root = tree.root_node();
+    let mut walk = Walk {
+        g,
+        src,
+        index: FileIndex::default(),
+        scopes: Scopes::new(),
+        depth: 0,
+        module_level: true,
+        api_body: false,
+        constructor_of: None,
+        fields_seen: HashSet::new(),
+    };
+    walk.statements(root, None);
+    walk.errors(root);
+    let Walk { mut index, scopes, .. } = walk;
+    scopes.finish(&mut index.uses);
+    index
+}
+
+struct Walk<'t> {
+    g: &'static Grammar,
+    src: &'t [u8],
+    index: FileIndex,
+    scopes: Scopes,
+    depth: u32,
+    /// At the module's top level (or a namespace's): declarations are definitions.
+    module_level: bool,
+    /// In the body of the function `module.exports` is (`module.exports = function (User) {…}`):
+    /// member assignments there define API, as at the module level.
+    api_body: bool,
+    /// Inside a class's constructor: `this.x = …` declares field `x` of that class.
+    constructor_of: Option<(DefId, String)>,
+    /// Fields already declared, by class: only the first `this.x = …` declares.
+    fields_seen: HashSet<(DefId, String)>,
+}
+
+impl<'t> Walk<'t> {
+    // ----- plumbing -----
+
+    fn bytes(&self, node: Node) -> &'t [u8] {
+        self.src.get(node.byte_range()).unwrap_or_default()
+    }
+
+    fn text(&self, node: Node) -> String {
+        String::from_utf8_lossy(self.bytes(node)).into_owned()
+    }
+
+    fn field(&self, node: Node<'t>, id: u16) -> Option<Node<'t>> {
+        if id == 0 { None } else { node.child_by_field_id(id) }
+    }
+
+    fn named_children(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+        (0..node.named_child_count() as u32).filter_map(move |i| node.named_child(i))
+    }
+
+    /// The named children of the given kind.
+    fn children_of(node: Node<'t>, kind: u16) -> impl Iterator<Item = Node<'t>> {
+        Self::named_children(node).filter(move |c| kind != 0 && c.kind_id() == kind)
+    }
+
+    /// The named children of any other kind.
+    fn children_not(node: Node<'t>, kind: u16) -> impl Iterator<Item = Node<'t>> {
+        Self::named_children(node).filter(move |c| kind == 0 || c.kind_id() != kind)
+    }
+
+    fn is(&self, node: Node, kind: u16) -> bool {
+        kind != 0 && node.kind_id() == kind
+    }
+
+    fn nested(&mut self, node: Node<'t>, f: impl FnOnce(&mut Self)) {
+        if self.depth >= MAX_DEPTH {
+            self.flat(node);
+            return;
+        }
+        self.depth += 1;
+        f(self);
+        self.depth -= 1;
+    }
+
+    /// Past the depth limit: identifiers are plain uses, iteratively.
+    fn flat(&mut self, node: Node<'t>) {
+        let mut cursor = node.walk();
+        loop {
+            let current = cursor.node();
+            if self.is(current, self.g.identifier) || self.is(current, self.g.property_identifier) {
+                self.push_use(current, UseKind::Name, None);
+            }
+            let skip = self.is(current, self.g.comment) || self.is(current, self.g.string);
+            if !skip && cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn push_use(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>) {
+        self.push_use_bound(name, kind, qualifier, None);
+    }
+
+    fn push_use_bound(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>, binding: Option<Binding>) {
+        if name.is_missing() || name.start_byte() == name.end_byte() {
+            return;
+        }
+        let at = self.index.uses.len();
+        let binding = match binding {
+            Some(binding) => binding,
+            None => {
+                let head = match &qualifier {
+                    Some(q) => Some(q.split('.').next().unwrap_or(q).as_bytes()),
+                    None if kind == UseKind::KeywordArgument => None,
+                    None => Some(self.bytes(name)),
+                };
+                if let Some(head) = head {
+                    self.scopes.record(at, head);
+                }
+                Binding::Free
+            }
+        };
+        self.index.uses.push(Use { name: self.text(name), kind, span: span_of(name), qualifier, binding });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn define(
+        &mut self,
+        name: Node<'t>,
+        local_name: String,
+        kind: DefKind,
+        whole: Node<'t>,
+        signature: String,
+        parent: Option<DefId>,
+        doc: Option<String>,
+    ) -> DefId {
+        let id = self.index.definitions.len() as DefId;
+        self.index.definitions.push(Definition {
+            name: member_name(&self.text(name)),
+            local_name,
+            kind,
+            span: span_of(whole),
+            name_span: span_of(name),
+            signature,
+            doc,
+            parent,
+            constructor_keyword: kind == DefKind::Property,
+        });
+        id
+    }
+
+    fn local_name(&self, parent: Option<DefId>, name: &str) -> String {
+        match parent {
+            Some(p) => format!("{}.{name}", self.index.definition(p).local_name),
+            None => name.to_owned(),
+        }
+    }
+
+    fn flat_text(&self, from: usize, to: usize) -> String {
+        flatten_whitespace(&String::from_utf8_lossy(self.src.get(from..to.max(from)).unwrap_or_default()))
+    }
+
+    /// The declaration's text from its start through the last of `fields` present (the body
+    /// left out), on one line.
+    fn header(&self, node: Node<'t>, fields: &[u16]) -> String {
+        let end = fields.iter().find_map(|&f| self.field(node, f)).map_or(node.end_byte(), |n| n.end_byte());
+        self.flat_text(node.start_byte(), end)
+    }
+
+    /// The dotted text of a chain of names (`User`, `this.client`, `module.exports`), `None`
+    /// for other expressions.
+    fn dotted(&self, node: Node<'t>) -> Option<String> {
+        let g = self.g;
+        if self.is(node, g.identifier) || self.is(node, g.this) || self.is(node, g.property_identifier) {
+            return Some(self.text(node));
+        }
+        if self.is(node, g.member_expression) {
+            let object = self.dotted(self.field(node, g.f_object)?)?;
+            let property = self.field(node, g.f_property)?;
+            return Some(format!("{object}.{}", self.text(property)));
+        }
+        if self.is(node, g.nested_type_identifier) {
+            let module = self.dotted(self.field(node, g.f_module)?)?;
+            let name = self.field(node, g.f_name)?;
+            return Some(format!("{module}.{}", self.text(name)));
+        }
+        None
+    }
+
+    /// The doc comment (`/** … */` or `//` lines) right above `node` among `comments`.
+    fn doc(&self, comments: &[Node<'t>], node: Node<'t>) -> Option<String> {
+        let mut lines: Vec<String> = Vec::new();
+        let mut next_row = node.start_position().row;
+        for comment in comments.iter().rev() {
+            if comment.end_position().row + 1 != next_row {
+                break;
+            }
+            next_row = comment.start_position().row;
+            lines.push(comment_text(&self.text(*comment)));
+        }
+        lines.reverse();
+        let doc = lines.join("\n").trim().to_owned();
+        (!doc.is_empty()).then_some(doc)
+    }
+
+    // ----- statements -----
+
+    /// The statements of a program, namespace or block, each with the comment above it.
+    fn statements(&mut self, node: Node<'t>, parent: Option<DefId>) {
+        let mut comments: Vec<Node<'t>> = Vec::new();
+        for child in Self::named_children(node) {
+            if self.is(child, self.g.comment) {
+                comments.push(child);
+                continue;
+            }
+            let doc = self.doc(&comments, child);
+            comments.clear();
+            self.statement(child, doc, parent);
+        }
+    }
+
+    fn statement(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.import_statement {
+            self.import_statement(node);
+        } else if k == g.export_statement {
+            self.export_statement(node, doc, parent);
+        } else if self.module_level && self.is_declaration(node) {
+            self.declaration(node, doc, parent);
+        } else if (self.module_level || self.api_body) && k == g.expression_statement {
+            self.expression_statement(node, doc, parent);
+        } else {
+            self.visit(node);
+        }
+    }
+
+    fn is_declaration(&self, node: Node<'t>) -> bool {
+        let g = self.g;
+        [
+            g.function_declaration,
+            g.generator_function_declaration,
+            g.function_signature,
+            g.class_declaration,
+            g.abstract_class_declaration,
+            g.interface_declaration,
+            g.type_alias_declaration,
+            g.enum_declaration,
+            g.internal_module,
+            g.module,
+            g.ambient_declaration,
+            g.lexical_declaration,
+            g.variable_declaration,
+        ]
+        .iter()
+        .any(|&kind| self.is(node, kind))
+    }
+
+    fn declaration(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.function_declaration || k == g.generator_function_declaration || k == g.function_signature {
+            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
+            self.scopes.bind(self.bytes(name), Binding::Definition);
+            let signature = self.header(node, &[g.f_return_type, g.f_parameters]);
+            let local = self.local_name(parent, &self.text(name));
+            self.define(name, local, DefKind::Function, node, signature, parent, doc);
+            self.callable(node);
+        } else if k == g.class_declaration || k == g.abstract_class_declaration {
+            self.class(node, doc, parent);
+        } else if k == g.interface_declaration {
+            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
+            self.scopes.bind(self.bytes(name), Binding::Definition);
+            let signature = self
+                .flat_text(node.start_byte(), self.field(node, g.f_body).map_or(node.end_byte(), |b| b.start_byte()));
+            let local = self.local_name(parent, &self.text(name));
+            let id = self.define(name, local, DefKind::Interface, node, signature, parent, doc);
+            for child in Self::named_children(node) {
+                if Some(child) == self.field(node, g.f_body) {
+                    self.members(child, id);
+                } else if Some(child) != Some(name) {
+                    self.ty_as(child, UseKind::Base);
+                }
+            }
+        } else if k == g.type_alias_declaration {
+            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
+            self.scopes.bind(self.bytes(name), Binding::Definition);
+            let value = self.field(node, g.f_value);
+            let end = self.field(node, g.f_type_parameters).unwrap_or(name).end_byte();
+            let signature = format!("{} = …", self.flat_text(node.start_byte(), end));
+            let local = self.local_name(parent, &self.text(name));
+            let id = self.define(name, local, DefKind::TypeAlias, node, signature, parent, doc);
+            if let Some(params) = self.field(node, g.f_type_parameters) {
+                self.ty(params);
+            }
+            match value {
+                Some(v) if self.is(v, g.object_type) => self.members(v, id),
+                Some(v) => self.ty(v),
+                None => {}
+            }
+        } else if k == g.enum_declaration {
+            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
+            self.scopes.bind(self.bytes(name), Binding::Definition);
+            let signature = self.flat_text(node.start_byte(), name.end_byte());
+            let local = self.local_name(parent, &self.text(name));
+            let id = self.define(name, local.clone(), DefKind::Enum, node, signature, parent, doc);
+            if let Some(body) = self.field(node, g.f_body) {
+                for member in Self::named_children(body) {
+                    let name =
+                        if self.is(member, g.enum_assignment) { self.field(member, g.f_name) } else { Some(member) };
+                    if let Some(name) = name.filter(|n| self.is(*n, g.property_identifier) || self.is(*n, g.string)) {
+                        let text = member_name(&self.text(name));
+                        let signature = self.flat_text(member.start_byte(), member.end_byte());
+                        self.define(
+                            name,
+                            format!("{local}.{text}"),
+                            DefKind::EnumConstant,
+                            member,
+                            signature,
+                            Some(id),
+                            None,
+                        );
+                    }
+                    if let Some(value) = self.field(member, g.f_value) {
+                        self.visit(value);
+                    }
+                }
+            }
+        } else if k == g.internal_module || k == g.module {
+            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
+            if self.is(name, g.string) {
+                // `declare module 'x' { … }`: ambient declarations of a package, no namespace.
+                if let Some(body) = self.field(node, g.f_body) {
+                    self.statements(body, parent);
+                }
+                return;
+            }
+            let text = self.text(name);
+            let head = text.split('.').next().unwrap_or(&text).to_owned();
+            self.scopes.bind(head.as_bytes(), Binding::Definition);
+            let signature = self.flat_text(node.start_byte(), name.end_byte());
+            let local = self.local_name(parent, &text);
+            let id = self.define(name, local, DefKind::Namespace, node, signature, parent, doc);
+            if let Some(body) = self.field(node, g.f_body) {
+                let scope = self.scopes.open(ScopeKind::Function);
+                let outer = self.scopes.enter(scope);
+                self.statements(body, Some(id));
+                self.scopes.leave(outer);
+            }
+        } else if k == g.ambient_declaration {
+            for child in Self::named_children(node) {
+                if self.is_declaration(child) {
+                    self.declaration(child, doc.clone(), parent);
+                } else {
+                    self.visit(child);
+                }
+            }
+        } else {
+            // `const`, `let`, `var`.
+            let keyword = if k == g.lexical_declaration {
+                self.field(node, g.f_kind).map(|kw| self.text(kw)).unwrap_or_else(|| "let".to_owned())
+            } else {
+                "var".to_owned()
+            };
+            for declarator in Self::children_of(node, g.variable_declarator) {
+                self.module_variable(declarator, &keyword, doc.clone(), parent);
+            }
+        }
+    }
+
+    /// `const f = (…) => …` (a function), `const C = class …`, `const x = require('m')` (an
+    /// import), `const X = …` (a constant or variable).
+    fn module_variable(&mut self, declarator: Node<'t>, keyword: &str, doc: Option<String>, parent: Option<DefId>) {
+        let g = self.g;
+        let name = self.field(declarator, g.f_name);
+        let value = self.field(declarator, g.f_value);
+        if let Some(value) = value
+            && let Some(module) = self.required_module(value)
+        {
+            self.require_binding(name, &module, declarator);
+            return self.visit(value);
+        }
+        let Some(name) = name.filter(|n| self.is(*n, g.identifier)) else {
+            // A destructuring pattern: module-level names, but no definitions of their own.
+            if let Some(pattern) = name {
+                self.bind_pattern(pattern);
+            }
+            if let Some(ty) = self.field(declarator, g.f_type) {
+                self.ty(ty);
+            }
+            if let Some(value) = value {
+                self.visit(value);
+            }
+            return;
+        };
+        let function = value.filter(|v| {
+            [g.arrow_function, g.function_expression, g.generator_function].iter().any(|&kind| self.is(*v, kind))
+        });
+        let class = value.filter(|v| self.is(*v, g.class));
+        let kind = if function.is_some() {
+            DefKind::Function
+        } else if class.is_some() {
+            DefKind::Class
+        } else if keyword == "const" {
+            DefKind::Constant
+        } else {
+            DefKind::Variable
+        };
+        self.scopes.bind(
+            self.bytes(name),
+            if kind == DefKind::Variable || kind == DefKind::Constant { Binding::Local } else { Binding::Definition },
+        );
+        let signature = match function {
+            Some(f) => format!(
+                "{keyword} {} = {}",
+                self.text(name),
+                self.header(f, &[g.f_return_type, g.f_parameters, g.f_parameter])
+            ),
+            None => {
+                let ty = self.field(declarator, g.f_type).map(|t| self.flat_text(t.start_byte(), t.end_byte()));
+                format!("{keyword} {}{}", self.text(name), ty.unwrap_or_default())
+            }
+        };
+        let local = self.local_name(parent, &self.text(name));
+        let id = self.define(name, local, kind, declarator, signature, parent, doc);
+        if let Some(ty) = self.field(declarator, g.f_type) {
+            self.ty(ty);
+        }
+        match (function, class) {
+            (Some(f), _) => self.callable(f),
+            (_, Some(c)) => self.class_body_of(c, id),
+            _ => {
+                if let Some(value) = value {
+                    self.visit(value);
+                }
+            }
+        }
+    }
+
+    /// `'m'` of `require('m')` (possibly awaited or inside `.default`), if `value` is one.
+    fn required_module(&self, value: Node<'t>) -> Option<String> {
+        let g = self.g;
+        let call = if self.is(value, g.member_expression) { self.field(value, g.f_object)? } else { value };
+        if !self.is(call, g.call_expression) {
+            return None;
+        }
+        let function = self.field(call, g.f_function)?;
+        if self.bytes(function) != b"require" {
+            return None;
+        }
+        let argument = Self::named_children(self.field(call, g.f_arguments)?).next()?;
+        self.is(argument, g.string).then(|| string_content(self.bytes(argument)))
+    }
+
+    /// `x` or `{a, b: c}` bound by `… = require('m')`: imports of `m`.
+    fn require_binding(&mut self, name: Option<Node<'t>>, module: &str, declarator: Node<'t>) {
+        let g = self.g;
+        let line = declarator.start_position().row as u32;
+        let Some(name) = name else { return };
+        if self.is(name, g.identifier) {
+            self.scopes.bind(self.bytes(name), Binding::Import);
+            self.index.imports.push(Import {
+                module: module.to_owned(),
+                name: None,
+                alias: Some(self.text(name)),
+                wildcard: false,
+                line,
+            });
+        } else if self.is(name, g.object_pattern) {
+            for part in Self::named_children(name) {
+                let (imported, bound) = if self.is(part, g.shorthand_property_identifier_pattern) {
+                    (part, part)
+                } else if self.is(part, g.pair_pattern) {
+                    match (self.field(part, g.f_key), self.field(part, g.f_value)) {
+                        (Some(k), Some(v)) if self.is(v, g.identifier) => (k, v),
+                        _ => continue,
+                    }
+                } else {
+                    continue;
+                };
+                self.scopes.bind(self.bytes(bound), Binding::Import);
+                let alias = (bound != imported).then(|| self.text(bound));
+                self.push_use_bound(imported, UseKind::Import, Some(module.to_owned()), Some(Binding::Import));
+                self.index.imports.push(Import {
+                    module: module.to_owned(),
+                    name: Some(self.text(imported)),
+                    alias,
+                    wildcard: false,
+                    line,
+                });
+            }
+        }
+    }
+
+    /// CommonJS and member assignments that define API: `module.exports = {…}`,
+    /// `exports.name = …`, `User.getDisplayName = async function (uid) {…}`.
+    fn expression_statement(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
+        let g = self.g;
+        let Some(assignment) = Self::named_children(node).next().filter(|c| self.is(*c, g.assignment_expression))
+        else {
+            return self.visit(node);
+        };
+        let (Some(left), Some(right)) = (self.field(assignment, g.f_left), self.field(assignment, g.f_right)) else {
+            return self.visit(node);
+        };
+        let target = self.dotted(left);
+        match target.as_deref() {
+            Some("module.exports") => {
+                if self.is(right, g.object) {
+                    self.exported_object(right, doc);
+                } else if [g.function_expression, g.arrow_function].iter().any(|&k| self.is(right, k)) {
+                    // `module.exports = function (User) { User.x = … }`: its body defines API.
+                    let was = std::mem::replace(&mut self.api_body, true);
+                    self.callable(right);
+                    self.api_body = was;
+                } else {
+                    self.visit(right);
+                }
+            }
+            Some(path) if self.is(left, g.member_expression) && !path.starts_with("this.") => {
+                let Some(property) = self.field(left, g.f_property) else { return self.visit(node) };
+                let object = path.rsplit_once('.').map_or("", |(o, _)| o);
+                let exported = object == "exports" || object == "module.exports";
+                let function =
+                    [g.function_expression, g.arrow_function, g.generator_function].iter().any(|&k| self.is(right, k));
+                if !exported && !function && !self.is(right, g.class) {
+                    // `config.x = 1`: a write, not a definition.
+                    return self.visit(node);
+                }
+                // `Foo.prototype.bar = …` belongs to Foo.
+                let owner = object.strip_suffix(".prototype").unwrap_or(object);
+                let property_name = self.text(property);
+                let local = if exported || owner.is_empty() {
+                    property_name.clone()
+                } else {
+                    format!("{owner}.{property_name}")
+                };
+                let kind = match (function, exported || owner.is_empty()) {
+                    (true, true) => DefKind::Function,
+                    (true, false) => DefKind::Method,
+                    (false, _) if self.is(right, g.class) => DefKind::Class,
+                    _ => DefKind::Variable,
+                };
+                let signature = if function {
+                    format!(
+                        "{} = {}",
+                        self.flat_text(left.start_byte(), left.end_byte()),
+                        self.header(right, &[g.f_return_type, g.f_parameters, g.f_parameter])
+                    )
+                } else {
+                    self.flat_text(left.start_byte(), left.end_byte())
+                };
+                let owner_def = self
+                    .index
+                    .definitions
+                    .iter()
+                    .rposition(|d| d.name == owner && d.parent.is_none())
+                    .map(|i| i as DefId);
+                let parent = if exported { parent } else { owner_def.or(parent) };
+                let local = match parent {
+                    Some(p) if owner_def == Some(p) => {
+                        format!("{}.{property_name}", self.index.definition(p).local_name)
+                    }
+                    _ => local,
+                };
+                self.define(property, local, kind, assignment, signature, parent, doc);
+                // The object is read (`User` is a use), the value walked.
+                if let Some(object) = self.field(left, g.f_object) {
+                    self.visit(object);
+                }
+                if function { self.callable(right) } else { self.visit(right) }
+            }
+            _ => self.visit(node),
+        }
+    }
+
+    /// `module.exports = { a, b: fn, c() {…} }`: each key is an exported definition.
+    fn exported_object(&mut self, object: Node<'t>, doc: Option<String>) {
+        let g = self.g;
+        for member in Self::named_children(object) {
+            if self.is(member, g.pair) {
+                let (Some(key), value) = (self.field(member, g.f_key), self.field(member, g.f_value)) else { continue };
+                let function =
+                    value.is_some_and(|v| [g.function_expression, g.arrow_function].iter().any(|&k| self.is(v, k)));
+                let kind = if function { DefKind::Function } else { DefKind::Variable };
+                let signature = self.flat_text(
+                    member.start_byte(),
+                    value.map_or(member.end_byte(), |v| {
+                        if function {
+                            self.field(v, g.f_parameters)
+                                .or(self.field(v, g.f_parameter))
+                                .map_or(v.end_byte(), |p| p.end_byte())
+                        } else {
+                            key.end_byte()
+                        }
+                    }),
+                );
+                let name = member_name(&self.text(key));
+                self.define(key, name, kind, member, signature, None, doc.clone());
+                if let Some(value) = value {
+                    if function { self.callable(value) } else { self.visit(value) }
+                }
+            } else if self.is(member, g.method_definition) {
+                if let Some(name) = self.field(member, g.f_name) {
+                    let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
+                    self.define(
+                        name,
+                        member_name(&self.text(name)),
+                        DefKind::Function,
+                        member,
+                        signature,
+                        None,
+                        doc.clone(),
+                    );
+                }
+                self.callable(member);
+            } else if self.is(member, g.shorthand_property_identifier) {
+                // `module.exports = { helper }`: exports a name defined above.
+                self.push_use(member, UseKind::Name, None);
+            } else {
+                self.visit(member);
+            }
+        }
+    }
+
+    fn class(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
+        let g = self.g;
+        let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
+        self.scopes.bind(self.bytes(name), Binding::Definition);
+        let end = self.field(node, g.f_body).map_or(node.end_byte(), |b| b.start_byte());
+        let signature = self.flat_text(node.start_byte(), end);
+        let local = self.local_name(parent, &self.text(name));
+        let id = self.define(name, local, DefKind::Class, node, signature, parent, doc);
+        self.class_body_of(node, id);
+    }
+
+    /// A class's decorators, heritage, type parameters and members, for the definition `id`.
+    fn class_body_of(&mut self, node: Node<'t>, id: DefId) {
+        let g = self.g;
+        let name = self.field(node, g.f_name);
+        for child in Self::named_children(node) {
+            if Some(child) == name {
+                continue;
+            }
+            if self.is(child, g.class_body) {
+                self.class_members(child, id);
+            } else if self.is(child, g.class_heritage) {
+                self.heritage(child);
+            } else if self.is(child, g.decorator) {
+                self.decorator(child);
+            } else {
+                self.ty(child);
+            }
+        }
+    }
+
+    fn heritage(&mut self, node: Node<'t>) {
+        let g = self.g;
+        for clause in Self::named_children(node) {
+            if self.is(clause, g.extends_clause) {
+                for part in Self::named_children(clause) {
+                    self.reference(part, UseKind::Base);
+                }
+            } else if self.is(clause, g.implements_clause) {
+                self.ty_as(clause, UseKind::Base);
+            } else {
+                // JavaScript: `class A extends B` has the expression directly.
+                self.reference(clause, UseKind::Base);
+            }
+        }
+    }
+
+    fn class_members(&mut self, body: Node<'t>, class: DefId) {
+        let g = self.g;
+        let class_local = self.index.definition(class).local_name.clone();
+        let mut comments: Vec<Node<'t>> = Vec::new();
+        let mut decorators: Vec<Node<'t>> = Vec::new();
+        for member in Self::named_children(body) {
+            if self.is(member, g.comment) {
+                comments.push(member);
+                continue;
+            }
+            if self.is(member, g.decorator) {
+                decorators.push(member);
+                continue;
+            }
+            let doc = self.doc(&comments, member);
+            comments.clear();
+            for decorator in decorators.drain(..) {
+                self.decorator(decorator);
+            }
+            let k = member.kind_id();
+            if k == g.method_definition || k == g.method_signature || k == g.abstract_method_signature {
+                let Some(name) = self.field(member, g.f_name) else { continue };
+                let text = member_name(&self.text(name));
+                let constructor = text == "constructor";
+                let kind = if constructor { DefKind::Constructor } else { DefKind::Method };
+                let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
+                let id = self.define(name, format!("{class_local}.{text}"), kind, member, signature, Some(class), doc);
+                if constructor {
+                    self.parameter_properties(member, class, &class_local);
+                    let was = self.constructor_of.replace((class, class_local.clone()));
+                    self.callable(member);
+                    self.constructor_of = was;
+                } else {
+                    self.callable(member);
+                }
+                let _ = id;
+            } else if k == g.public_field_definition || k == g.field_definition {
+                let name = self.field(member, g.f_name).or_else(|| self.field(member, g.f_property));
+                if let Some(name) = name.filter(|n| !self.is(*n, g.computed_property_name)) {
+                    let text = member_name(&self.text(name));
+                    let end = self.field(member, g.f_type).unwrap_or(name).end_byte();
+                    let signature = self.flat_text(member.start_byte(), end);
+                    self.fields_seen.insert((class, text.clone()));
+                    self.define(
+                        name,
+                        format!("{class_local}.{text}"),
+                        DefKind::Field,
+                        member,
+                        signature,
+                        Some(class),
+                        doc,
+                    );
+                }
+                for part in [self.field(member, g.f_type), self.field(member, g.f_value)].into_iter().flatten() {
+                    if self.is(part, g.type_annotation) { self.ty(part) } else { self.visit(part) }
+                }
+                for child in Self::children_of(member, g.decorator) {
+                    self.decorator(child);
+                }
+            } else {
+                self.visit(member);
+            }
+        }
+    }
+
+    /// `constructor(private readonly opts: Options)`: parameters that are fields too.
+    fn parameter_properties(&mut self, constructor: Node<'t>, class: DefId, class_local: &str) {
+        let g = self.g;
+        let Some(parameters) = self.field(constructor, g.f_parameters) else { return };
+        for parameter in Self::named_children(parameters) {
+            let modified = Self::named_children(parameter).any(|c| self.is(c, g.accessibility_modifier))
+                || self.bytes(parameter).starts_with(b"readonly ");
+            let name = self.field(parameter, g.f_pattern).filter(|p| self.is(*p, g.identifier));
+            if let (true, Some(name)) = (modified, name) {
+                let text = self.text(name);
+                let end = self.field(parameter, g.f_type).unwrap_or(name).end_byte();
+                let signature = self.flat_text(parameter.start_byte(), end);
+                self.fields_seen.insert((class, text.clone()));
+                self.define(
+                    name,
+                    format!("{class_local}.{text}"),
+                    DefKind::Field,
+                    parameter,
+                    signature,
+                    Some(class),
+                    None,
+                );
+            }
+        }
+    }
+
+    /// An interface's or object type's properties and methods, as members of `owner`.
+    fn members(&mut self, body: Node<'t>, owner: DefId) {
+        let g = self.g;
+        let owner_local = self.index.definition(owner).local_name.clone();
+        let mut comments: Vec<Node<'t>> = Vec::new();
+        for member in Self::named_children(body) {
+            if self.is(member, g.comment) {
+                comments.push(member);
+                continue;
+            }
+            let doc = self.doc(&comments, member);
+            comments.clear();
+            let k = member.kind_id();
+            let kind = if k == g.property_signature {
+                DefKind::Property
+            } else if k == g.method_signature {
+                DefKind::Method
+            } else {
+                self.ty(member);
+                continue;
+            };
+            if let Some(name) = self.field(member, g.f_name).filter(|n| !self.is(*n, g.computed_property_name)) {
+                let text = member_name(&self.text(name));
+                let signature =
+                    self.flat_text(member.start_byte(), member.end_byte()).trim_end_matches([';', ',']).to_owned();
+                self.define(name, format!("{owner_local}.{text}"), kind, member, signature, Some(owner), doc);
+            }
+            for part in
+                [self.field(member, g.f_type), self.field(member, g.f_parameters), self.field(member, g.f_return_type)]
+                    .into_iter()
+                    .flatten()
+            {
+                if self.is(part, g.formal_parameters) { self.parameters(part) } else { self.ty(part) }
+            }
+        }
+    }
+
+    // ----- imports and exports -----
+
+    fn import_statement(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let Some(source) = self.field(node, g.f_source) else { return self.visit_children(node) };
+        let module = string_content(self.bytes(source));
+        self.module_path_uses(source, &module);
+        let line = node.start_position().row as u32;
+        for clause in Self::children_of(node, g.import_clause) {
+            for part in Self::named_children(clause) {
+                if self.is(part, g.identifier) {
+                    // `import X from 'm'`: the default export.
+                    self.scopes.bind(self.bytes(part), Binding::Import);
+                    self.index.imports.push(Import {
+                        module: module.clone(),
+                        name: Some("default".to_owned()),
+                        alias: Some(self.text(part)),
+                        wildcard: false,
+                        line,
+                    });
+                } else if self.is(part, g.namespace_import) {
+                    if let Some(alias) = Self::named_children(part).next() {
+                        self.scopes.bind(self.bytes(alias), Binding::Import);
+                        self.index.imports.push(Import {
+                            module: module.clone(),
+                            name: None,
+                            alias: Some(self.text(alias)),
+                            wildcard: false,
+                            line,
+                        });
+                    }
+                } else if self.is(part, g.named_imports) {
+                    for specifier in Self::children_of(part, g.import_specifier) {
+                        self.specifier(specifier, &module, line, true);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `{ a as b }` of an import (or a re-export): an import of `a` from `module`, bound as `b`.
+    fn specifier(&mut self, specifier: Node<'t>, module: &str, line: u32, binds: bool) {
+        let g = self.g;
+        let Some(name) = self.field(specifier, g.f_name) else { return };
+        let alias = self.field(specifier, g.f_alias);
+        self.push_use_bound(name, UseKind::Import, Some(module.to_owned()), Some(Binding::Import));
+        if binds {
+            self.scopes.bind(self.bytes(alias.unwrap_or(name)), Binding::Import);
+        }
+        self.index.imports.push(Import {
+            module: module.to_owned(),
+            name: Some(member_name(&self.text(name))),
+            alias: alias.map(|a| self.text(a)),
+            wildcard: false,
+            line,
+        });
+    }
+
+    /// Each component of a module specifier is a use of the module it names.
+    fn module_path_uses(&mut self, string: Node<'t>, module: &str) {
+        let base = string.start_byte() + 1;
+        let mut offset = 0;
+        let mut prefix = String::new();
+        for component in module.split('/') {
+            let start = base + offset;
+            offset += component.len() + 1;
+            if component.is_empty() || component == "." || component == ".." {
+                if !component.is_empty() {
+                    prefix.push_str(component);
+                    prefix.push('/');
+                }
+                continue;
+            }
+            // `./data.js` names the module `data`.
+            let name = crate::module_of_path(component);
+            let name = if name.is_empty() { component.to_owned() } else { name };
+            let (sp, ep) = (byte_position(self.src, start), byte_position(self.src, start + name.len()));
+            let qualifier = (!prefix.is_empty()).then(|| prefix.trim_end_matches('/').to_owned());
+            self.index.uses.push(Use {
+                name: name.clone(),
+                kind: UseKind::ImportModule,
+                span: span(start, start + name.len(), sp, ep),
+                qualifier,
+                binding: Binding::Import,
+            });
+            prefix.push_str(component);
+            prefix.push('/');
+        }
+    }
+
+    fn export_statement(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
+        let g = self.g;
+        if let Some(source) = self.field(node, g.f_source) {
+            // A re-export: an import the resolver follows.
+            let module = string_content(self.bytes(source));
+            self.module_path_uses(source, &module);
+            let line = node.start_position().row as u32;
+            let mut any = false;
+            for clause in Self::children_of(node, g.export_clause) {
+                for specifier in Self::children_of(clause, g.export_specifier) {
+                    any = true;
+                    self.specifier(specifier, &module, line, false);
+                }
+            }
+            if !any {
+                let namespace = Self::named_children(node).find(|c| self.is(*c, g.namespace_export));
+                let alias = namespace.and_then(|n| Self::named_children(n).next()).map(|a| self.text(a));
+                self.index.imports.push(Import {
+                    module,
+                    name: None,
+                    alias: alias.clone(),
+                    wildcard: alias.is_none(),
+                    line,
+                });
+            }
+            return;
+        }
+        if let Some(declaration) = self.field(node, g.f_declaration) {
+            for decorator in Self::children_of(node, g.decorator) {
+                self.decorator(decorator);
+            }
+            return if self.module_level {
+                self.declaration(declaration, doc, parent)
+            } else {
+                self.visit(declaration)
+            };
+        }
+        if let Some(value) = self.field(node, g.f_value) {
+            // `export default class Foo {}` / `export default function f() {}`.
+            if self.module_level
+                && (self.is(value, g.class) || self.is(value, g.function_expression))
+                && self.field(value, g.f_name).is_some()
+            {
+                if self.is(value, g.class) {
+                    return self.class(value, doc, parent);
+                }
+                let name = self.field(value, g.f_name).expect("checked");
+                let signature = self.header(value, &[g.f_return_type, g.f_parameters]);
+                self.define(name, self.text(name), DefKind::Function, value, signature, parent, doc);
+                return self.callable(value);
+            }
+            return self.visit(value);
+        }
+        // `export { a, b as c }` of local names: uses of them.
+        for clause in Self::children_of(node, g.export_clause) {
+            for specifier in Self::children_of(clause, g.export_specifier) {
+                if let Some(name) = self.field(specifier, g.f_name) {
+                    self.push_use(name, UseKind::Name, None);
+                }
+            }
+        }
+        for child in Self::children_not(node, g.export_clause) {
+            self.visit(child);
+        }
+    }
+
+    // ----- functions and parameters -----
+
+    /// A function, arrow, method or accessor: its parameters bind in its scope, its body is
+    /// read as statements.
+    fn callable(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let scope = self.scopes.open(ScopeKind::Function);
+        let outer = self.scopes.enter(scope);
+        let was_module = std::mem::replace(&mut self.module_level, false);
+        if let Some(params) = self.field(node, g.f_type_parameters) {
+            self.ty(params);
+        }
+        if let Some(parameters) = self.field(node, g.f_parameters) {
+            self.parameters(parameters);
+        }
+        if let Some(parameter) = self.field(node, g.f_parameter) {
+            self.scopes.bind(self.bytes(parameter), Binding::Local);
+        }
+        if let Some(ty) = self.field(node, g.f_return_type) {
+            self.ty(ty);
+        }
+        if let Some(body) = self.field(node, g.f_body) {
+            if self.is(body, g.statement_block) {
+                self.statements(body, None);
+            } else {
+                self.visit(body);
+            }
+        }
+        self.module_level = was_module;
+        self.scopes.leave(outer);
+    }
+
+    fn parameters(&mut self, parameters: Node<'t>) {
+        let g = self.g;
+        for parameter in Self::named_children(parameters) {
+            if self.is(parameter, g.required_parameter) || self.is(parameter, g.optional_parameter) {
+                if let Some(pattern) = self.field(parameter, g.f_pattern) {
+                    self.bind_pattern(pattern);
+                }
+                if let Some(ty) = self.field(parameter, g.f_type) {
+                    self.ty(ty);
+                }
+                if let Some(value) = self.field(parameter, g.f_value) {
+                    self.visit(value);
+                }
+                for decorator in Self::children_of(parameter, g.decorator) {
+                    self.decorator(decorator);
+                }
+            } else if !self.is(parameter, g.comment) {
+                self.bind_pattern(parameter);
+            }
+        }
+    }
+
+    /// The names a pattern binds (`x`, `{a, b: c}`, `[d, ...e]`, `f = 1`); defaults are read.
+    fn bind_pattern(&mut self, pattern: Node<'t>) {
+        let g = self.g;
+        self.nested(pattern, |s| {
+            let k = pattern.kind_id();
+            if k == g.identifier || k == g.shorthand_property_identifier_pattern {
+                s.scopes.bind(s.bytes(pattern), Binding::Local);
+            } else if k == g.assignment_pattern || k == g.object_assignment_pattern {
+                if let Some(left) = s.field(pattern, g.f_left) {
+                    s.bind_pattern(left);
+                }
+                if let Some(right) = s.field(pattern, g.f_right) {
+                    s.visit(right);
+                }
+            } else if k == g.pair_pattern {
+                if let Some(value) = s.field(pattern, g.f_value) {
+                    s.bind_pattern(value);
+                }
+            } else if k == g.object_pattern || k == g.array_pattern || k == g.rest_pattern {
+                for child in Self::named_children(pattern) {
+                    s.bind_pattern(child);
+                }
+            } else if k == g.required_parameter || k == g.optional_parameter {
+                if let Some(p) = s.field(pattern, g.f_pattern) {
+                    s.bind_pattern(p);
+                }
+            } else if k == g.member_expression || k == g.subscript_expression {
+                s.visit(pattern);
+            }
+        });
+    }
+
+    fn decorator(&mut self, node: Node<'t>) {
+        for child in Self::named_children(node) {
+            if self.is(child, self.g.call_expression) {
+                if let Some(function) = self.field(child, self.g.f_function) {
+                    self.reference(function, UseKind::Decorator);
+                }
+                if let Some(arguments) = self.field(child, self.g.f_arguments) {
+                    self.arguments(arguments);
+                }
+            } else {
+                self.reference(child, UseKind::Decorator);
+            }
+        }
+    }
+
+    // ----- expressions -----
+
+    fn visit(&mut self, node: Node<'t>) {
+        self.nested(node, |s| s.visit_kind(node));
+    }
+
+    fn visit_children(&mut self, node: Node<'t>) {
+        for child in Self::named_children(node) {
+            self.visit(child);
+        }
+    }
+
+    fn visit_kind(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.identifier {
+            self.push_use(node, UseKind::Name, None);
+        } else if k == g.comment || k == g.jsx_text || k == g.statement_identifier || k == g.number {
+        } else if k == g.call_expression {
+            self.call(node);
+        } else if k == g.new_expression {
+            if let Some(constructor) = self.field(node, g.f_constructor) {
+                self.reference(constructor, UseKind::Instantiation);
+            }
+            if let Some(arguments) = self.field(node, g.f_type_arguments) {
+                self.ty(arguments);
+            }
+            if let Some(arguments) = self.field(node, g.f_arguments) {
+                self.arguments(arguments);
+            }
+        } else if k == g.member_expression {
+            self.reference(node, UseKind::Attribute);
+        } else if k == g.assignment_expression || k == g.augmented_assignment_expression {
+            self.assignment(node);
+        } else if k == g.arrow_function || k == g.function_expression || k == g.generator_function {
+            self.callable(node);
+        } else if k == g.class {
+            // A class expression: its members are the expression's own.
+            let scope = self.scopes.open(ScopeKind::Function);
+            let outer = self.scopes.enter(scope);
+            if let Some(body) = self.field(node, g.f_body) {
+                for member in Self::named_children(body) {
+                    if self.is(member, g.method_definition) { self.callable(member) } else { self.visit(member) }
+                }
+            }
+            for child in Self::children_of(node, g.class_heritage) {
+                self.heritage(child);
+            }
+            self.scopes.leave(outer);
+        } else if k == g.function_declaration
+            || k == g.generator_function_declaration
+            || k == g.class_declaration
+            || k == g.abstract_class_declaration
+        {
+            // A local function or class: the function's own.
+            if let Some(name) = self.field(node, g.f_name) {
+                self.scopes.bind(self.bytes(name), Binding::Definition);
+            }
+            if k == g.class_declaration || k == g.abstract_class_declaration {
+                self.local_class(node);
+            } else {
+                self.callable(node);
+            }
+        } else if k == g.lexical_declaration || k == g.variable_declaration {
+            for declarator in Self::children_of(node, g.variable_declarator) {
+                let value = self.field(declarator, g.f_value);
+                if let Some(module) = value.and_then(|v| self.required_module(v)) {
+                    self.require_binding(self.field(declarator, g.f_name), &module, declarator);
+                } else if let Some(name) = self.field(declarator, g.f_name) {
+                    self.bind_pattern(name);
+                }
+                if let Some(ty) = self.field(declarator, g.f_type) {
+                    self.ty(ty);
+                }
+                if let Some(value) = value {
+                    self.visit(value);
+                }
+            }
+        } else if k == g.statement_block || k == g.for_statement || k == g.for_in_statement || k == g.catch_clause {
+            let scope = self.scopes.open(ScopeKind::Function);
+            let outer = self.scopes.enter(scope);
+            if k == g.statement_block {
+                let was_module = std::mem::replace(&mut self.module_level, false);
+                self.statements(node, None);
+                self.module_level = was_module;
+            } else {
+                self.block_statement(node);
+            }
+            self.scopes.leave(outer);
+        } else if k == g.string {
+            self.string(node);
+        } else if k == g.template_string {
+            self.template(node);
+        } else if k == g.object {
+            self.object(node, false);
+        } else if k == g.jsx_opening_element || k == g.jsx_self_closing_element {
+            self.jsx_element(node);
+        } else if k == g.jsx_closing_element {
+        } else if k == g.type_annotation || k == g.type_arguments || k == g.type_identifier || k == g.generic_type {
+            self.ty(node);
+        } else if k == g.decorator {
+            self.decorator(node);
+        } else if k == g.labeled_statement {
+            for child in Self::children_not(node, g.statement_identifier) {
+                self.visit(child);
+            }
+        } else if k == g.pair {
+            // A key names nothing of its own; the value is read.
+            if let Some(value) = self.field(node, g.f_value) {
+                self.visit(value);
+            }
+            if let Some(key) = self.field(node, g.f_key).filter(|k| self.is(*k, g.computed_property_name)) {
+                self.visit(key);
+            }
+        } else if k == g.shorthand_property_identifier {
+            self.push_use(node, UseKind::Name, None);
+        } else if k == g.method_definition {
+            self.callable(node);
+        } else if k == g.property_identifier || k == g.private_property_identifier {
+        } else {
+            self.visit_children(node);
+        }
+    }
+
+    /// A `for`/`for…in/of`/`catch`: what its header declares binds in it.
+    fn block_statement(&mut self, node: Node<'t>) {
+        let g = self.g;
+        if self.is(node, g.catch_clause)
+            && let Some(parameter) = self.field(node, g.f_parameter)
+        {
+            self.bind_pattern(parameter);
+        }
+        if self.is(node, g.for_in_statement)
+            && self.field(node, g.f_kind).is_some()
+            && let Some(left) = self.field(node, g.f_left)
+        {
+            self.bind_pattern(left);
+        }
+        let skip = [
+            self.field(node, g.f_parameter),
+            if self.field(node, g.f_kind).is_some() { self.field(node, g.f_left) } else { None },
+        ];
+        for child in Self::named_children(node).filter(|c| !skip.contains(&Some(*c))) {
+            self.visit(child);
+        }
+    }
+
+    fn local_class(&mut self, node: Node<'t>) {
+        let g = self.g;
+        for child in Self::named_children(node) {
+            if self.is(child, g.class_body) {
+                for member in Self::named_children(child) {
+                    if self.is(member, g.method_definition) { self.callable(member) } else { self.visit(member) }
+                }
+            } else if self.is(child, g.class_heritage) {
+                self.heritage(child);
+            } else if Some(child) != self.field(node, g.f_name) {
+                self.visit(child);
+            }
+        }
+    }
+
+    fn assignment(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let left = self.field(node, g.f_left);
+        if let Some(left) = left {
+            // `this.x = …` in a constructor declares field `x`.
+            if let (Some((class, class_local)), true) =
+                (self.constructor_of.clone(), self.is(left, g.member_expression))
+            {
+                let object = self.field(left, g.f_object);
+                let property = self.field(left, g.f_property);
+                if let (Some(object), Some(property)) = (object, property)
+                    && self.is(object, g.this)
+                    && self.fields_seen.insert((class, self.text(property)))
+                {
+                    let text = self.text(property);
+                    let signature = format!("this.{text}");
+                    self.define(
+                        property,
+                        format!("{class_local}.{text}"),
+                        DefKind::Field,
+                        node,
+                        signature,
+                        Some(class),
+                        None,
+                    );
+                } else {
+                    self.visit(left);
+                }
+            } else if self.is(left, g.identifier) && self.is(node, g.assignment_expression) {
+                // A plain assignment writes the name; it reads nothing.
+            } else {
+                self.visit(left);
+            }
+        }
+        for child in Self::named_children(node).filter(|c| Some(*c) != left) {
+            self.visit(child);
+        }
+    }
+
+    /// `f(…)`, `obj.m(…)`, `require('m')`, `import('m')`.
+    fn call(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let function = self.field(node, g.f_function);
+        if let Some(function) = function {
+            let is_require = self.bytes(function) == b"require" || self.is(function, g.import_kw);
+            if is_require
+                && let Some(argument) = self.field(node, g.f_arguments).and_then(|a| Self::named_children(a).next())
+                && self.is(argument, g.string)
+            {
+                let module = string_content(self.bytes(argument));
+                return self.module_path_uses(argument, &module);
+            }
+            self.reference(function, UseKind::Call);
+        }
+        if let Some(arguments) = self.field(node, g.f_type_arguments) {
+            self.ty(arguments);
+        }
+        if let Some(arguments) = self.field(node, g.f_arguments) {
+            if self.is(arguments, g.template_string) { self.template(arguments) } else { self.arguments(arguments) }
+        }
+    }
+
+    /// Call arguments: an object literal's keys are option names (keyword arguments whose
+    /// callee does not say which interface they belong to).
+    fn arguments(&mut self, arguments: Node<'t>) {
+        for argument in Self::named_children(arguments) {
+            if self.is(argument, self.g.object) { self.object(argument, true) } else { self.visit(argument) }
+        }
+    }
+
+    /// An object literal; `options` when it is passed as an argument.
+    fn object(&mut self, object: Node<'t>, options: bool) {
+        let g = self.g;
+        for member in Self::named_children(object) {
+            if options && self.is(member, g.pair) {
+                if let Some(key) = self.field(member, g.f_key).filter(|k| self.is(*k, g.property_identifier)) {
+                    self.push_use(key, UseKind::KeywordArgument, None);
+                }
+                if let Some(value) = self.field(member, g.f_value) {
+                    self.visit(value);
+                }
+            } else if options && self.is(member, g.shorthand_property_identifier) {
+                // `{ timeoutMs }`: the option's name, and a read of the variable.
+                self.push_use(member, UseKind::KeywordArgument, None);
+                self.push_use(member, UseKind::Name, None);
+            } else {
+                self.visit(member);
+            }
+        }
+    }
+
+    /// A name or member chain used as `kind` (`Call`, `Instantiation`, `Base`…): its last name
+    /// takes that role, qualified by the chain before it; other expressions are read.
+    fn reference(&mut self, node: Node<'t>, kind: UseKind) {
+        let g = self.g;
+        self.nested(node, |s| {
+            if s.is(node, g.identifier) {
+                s.push_use(node, kind, None);
+            } else if s.is(node, g.member_expression) {
+                let object = s.field(node, g.f_object);
+                if let Some(object) = object {
+                    if s.is(object, g.member_expression) {
+                        s.reference(object, UseKind::Attribute)
+                    } else {
+                        s.visit(object)
+                    }
+                }
+                if let Some(property) = s.field(node, g.f_property) {
+                    match object.and_then(|o| s.dotted(o)) {
+                        Some(qualifier) => s.push_use(property, kind, Some(qualifier)),
+                        None => s.push_use_bound(property, kind, None, Some(Binding::Receiver)),
+                    }
+                }
+            } else {
+                s.visit(node);
+            }
+        });
+    }
+
+    /// `<Button onHover={…} />`: a component (capitalised, or a member chain) is instantiated
+    /// and its attributes are keyword arguments to it; a lower-case tag is HTML.
+    fn jsx_element(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let name = self.field(node, g.f_name);
+        let component = name.and_then(|n| {
+            let text = self.text(n);
+            let is_component = text.starts_with(|c: char| c.is_uppercase()) || text.contains('.');
+            is_component.then_some(text)
+        });
+        if let (Some(name), Some(_)) = (name, &component) {
+            self.reference(name, UseKind::Instantiation);
+        }
+        for child in Self::named_children(node) {
+            if Some(child) == name {
+                continue;
+            }
+            if self.is(child, g.jsx_attribute) {
+                let mut parts = Self::named_children(child);
+                if let Some(key) = parts.next()
+                    && let (true, Some(component)) = (self.is(key, g.property_identifier), &component)
+                {
+                    self.push_use(key, UseKind::KeywordArgument, Some(component.clone()));
+                }
+                for value in parts {
+                    self.visit(value);
+                }
+            } else {
+                self.visit(child);
+            }
+        }
+    }
+
+    // ----- types -----
+
+    fn ty(&mut self, node: Node<'t>) {
+        self.ty_as(node, UseKind::Type);
+    }
+
+    fn ty_as(&mut self, node: Node<'t>, kind: UseKind) {
+        let g = self.g;
+        self.nested(node, |s| {
+            let k = node.kind_id();
+            if k == g.type_identifier {
+                s.push_use(node, kind, None);
+            } else if k == g.nested_type_identifier {
+                if let Some(name) = s.field(node, g.f_name) {
+                    let module = s.field(node, g.f_module);
+                    if let Some(module) = module {
+                        s.ty_as(module, UseKind::Name);
+                    }
+                    s.push_use(name, kind, module.and_then(|m| s.dotted(m)));
+                }
+            } else if k == g.identifier {
+                s.push_use(node, if kind == UseKind::Type { UseKind::Name } else { kind }, None);
+            } else if k == g.generic_type {
+                if let Some(name) = s.field(node, g.f_name) {
+                    s.ty_as(name, kind);
+                }
+                if let Some(arguments) = s.field(node, g.f_type_arguments) {
+                    s.ty(arguments);
+                }
+            } else if k == g.object_type {
+                // An anonymous object type: its members' types.
+                for member in Self::named_children(node) {
+                    for part in Self::children_not(member, g.property_identifier) {
+                        if s.is(part, g.formal_parameters) { s.parameters(part) } else { s.ty(part) }
+                    }
+                }
+            } else if k == g.formal_parameters {
+                s.parameters(node);
+            } else if k == g.type_parameter {
+                if let Some(name) = s.field(node, g.f_name) {
+                    s.scopes.bind(s.bytes(name), Binding::Local);
+                }
+                let name = s.field(node, g.f_name);
+                for child in Self::named_children(node).filter(|c| Some(*c) != name) {
+                    s.ty(child);
+                }
+            } else if k == g.predefined_type
+                || k == g.comment
+                || k == g.string
+                || k == g.number
+                || k == g.property_identifier
+            {
+            } else {
+                for child in Self::named_children(node) {
+                    s.ty_as(child, kind);
+                }
+            }
+        });
+    }
+
+    // ----- strings -----
+
+    fn string(&mut self, node: Node<'t>) {
+        let value = string_content(self.bytes(node));
+        self.index.strings.push(StringLiteral { value, span: span_of(node), error_context: self.in_error(node) });
+    }
+
+    /// A template's text, with `{}` for each substitution (which is read).
+    fn template(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let slot = self.index.strings.len();
+        self.index.strings.push(StringLiteral {
+            value: String::new(),
+            span: span_of(node),
+            error_context: self.in_error(node),
+        });
+        let mut value = String::new();
+        let mut at = node.start_byte() + 1;
+        for child in Self::named_children(node) {
+            value.push_str(&String::from_utf8_lossy(self.src.get(at..child.start_byte()).unwrap_or_default()));
+            at = child.end_byte();
+            if self.is(child, g.template_substitution) {
+                value.push_str("{}");
+                self.visit_children(child);
+            } else {
+                value.push_str(&self.text(child));
+            }
+        }
+        value.push_str(&String::from_utf8_lossy(
+            self.src.get(at..node.end_byte().saturating_sub(1)).unwrap_or_default(),
+        ));
+        self.index.strings[slot].value = value;
+    }
+
+    /// Whether a string is an error message: an argument of `new …Error(…)`, `throw`, or of a
+    /// matcher such as `toThrow`/`rejects.toThrow`/`assert.throws`.
+    fn in_error(&self, node: Node<'t>) -> bool {
+        let Some(arguments) = node.parent().filter(|p| self.is(*p, self.g.arguments)) else { return false };
+        let Some(call) = arguments.parent() else { return false };
+        let callee = self.field(call, self.g.f_constructor).or_else(|| self.field(call, self.g.f_function));
+        let Some(name) = callee.map(|c| self.text(c)) else { return false };
+        let last = name.rsplit('.').next().unwrap_or(&name);
+        last.ends_with("Error")
+            || matches!(last, "toThrow" | "toThrowError" | "throws" | "rejects" | "toThrowErrorMatchingSnapshot")
+            || hintlens_syntax::ERROR_MESSAGE_CALLEES.contains(&last)
+    }
+
+    fn errors(&mut self, root: Node<'t>) {
+        if !root.has_error() {
+            return;
+        }
+        let mut cursor = root.walk();
+        loop {
+            let node = cursor.node();
+            let message = if node.is_error() {
+                Some("syntax error".to_owned())
+            } else if node.is_missing() {
+                Some(format!("missing `{}`", node.kind()))
+            } else {
+                None
+            };
+            let descend = match message {
+                Some(message) => {
+                    self.index.errors.push(SyntaxError { span: span_of(node), message });
+                    false
+                }
+                None => node.has_error(),
+            };
+            if descend && cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A member's name as code spells it: quotes removed from `'key'`.
+fn member_name(text: &str) -> String {
+    text.trim_matches(|c| c == '\'' || c == '"' || c == '`').to_owned()
+}
+
+/// A string literal's content: quotes removed, escapes left as written.
+fn string_content(literal: &[u8]) -> String {
+    let text = String::from_utf8_lossy(literal);
+    let inner = text.strip_prefix(['"', '\'', '`']).unwrap_or(&text);
+    let inner = inner.strip_suffix(['"', '\'', '`']).unwrap_or(inner);
+    inner.to_owned()
+}
+
+/// A comment's text without its markers.
+fn comment_text(comment: &str) -> String {
+    if let Some(line) = comment.strip_prefix("//") {
+        return line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned();
+    }
+    let inner = comment.strip_prefix("/**").or_else(|| comment.strip_prefix("/*")).unwrap_or(comment);
+    let inner = inner.strip_suffix("*/").unwrap_or(inner);
+    inner.lines().map(|l| l.trim().trim_start_matches('*').trim()).collect::<Vec<_>>().join("\n").trim().to_owned()
+}
+
+fn byte_position(src: &[u8], at: usize) -> (usize, usize) {
+    let at = at.min(src.len());
+    let before = &src[..at];
+    let row = before.iter().filter(|&&b| b == b'\n').count();
+    let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    (row, column)
+}
+
+fn span_of(node: Node) -> Span {
+    let (start, end) = (node.start_position(), node.end_position());
+    span(node.start_byte(), node.end_byte(), (start.row, start.column), (end.row, end.column))
+}

@@ -1,0 +1,163 @@
+//! What one TypeScript or JavaScript file defines and uses, as snapshots of the index's dump.
+
+use hintlens_syntax::Frontend;
+use hintlens_ts::Script;
+
+macro_rules! check {
+    ($name:ident, $frontend:expr, $src:expr) => {
+        #[test]
+        fn $name() {
+            let src: &str = $src;
+            insta::with_settings!({ description => src, omit_expression => true }, {
+                insta::assert_snapshot!($frontend.extract(src.as_bytes()).dump());
+            });
+        }
+    };
+}
+
+check!(
+    typescript_declarations,
+    Script::typescript(),
+    r#"import { Store } from './store';
+import type * as api from '../api';
+export { helper } from './helpers';
+export * from './types';
+
+/** Options of a client. */
+export interface ClientOptions {
+  /** Milliseconds before giving up. */
+  timeoutMs?: number;
+  retry(attempt: number): boolean;
+}
+
+export type Mode = 'fast' | 'safe';
+
+export type Limits = { burst: number; rate: number };
+
+export enum Color { Red, Green = 'green' }
+
+export namespace Util {
+  export function clamp(v: number): number { return v; }
+}
+
+export const DEFAULT_TIMEOUT = 1000;
+let counter = 0;
+
+export const fetchAll = async (ids: string[]): Promise<api.Item[]> => ids.map(load);
+
+export function load(id: string): api.Item {
+  const local = id + counter;
+  return { id: local } as api.Item;
+}
+
+export abstract class Client<T> extends Base implements Closeable {
+  static instances = 0;
+  #secret = 1;
+  private readonly store: Store;
+
+  constructor(private opts: ClientOptions, store: Store) {
+    super();
+    this.store = store;
+    this.lastError = null;
+  }
+
+  get name(): string { return 'client'; }
+
+  async send(payload: T): Promise<void> {
+    await this.store.put(payload, { timeoutMs: this.opts.timeoutMs });
+  }
+
+  abstract close(): void;
+}
+"#
+);
+
+check!(
+    tsx_component_and_props,
+    Script::tsx(),
+    r#"import React from 'react';
+import { Button } from './Button';
+
+interface BannerProps {
+  title: string;
+  onDismiss?: () => void;
+}
+
+export function Banner({ title, onDismiss }: BannerProps) {
+  const [open, setOpen] = React.useState(true);
+  return open ? <div className="banner"><Button label={title} onClick={() => setOpen(false)} /><Icons.Close /></div> : null;
+}
+"#
+);
+
+check!(
+    commonjs_api_like_nodebb,
+    Script::javascript(),
+    r#"'use strict';
+
+const db = require('../database');
+const { escape, slugify: slug } = require('../utils');
+
+const User = module.exports;
+
+User.exists = async function (uid) {
+  return await db.exists(`user:${uid}`);
+};
+
+module.exports.helper = function (x) { return x; };
+exports.VERSION = '1.0';
+
+module.exports = function (Posts) {
+  Posts.getPostSummaryByPids = async function (pids, uid, options) {
+    return pids.map(pid => slug(escape(pid)));
+  };
+};
+
+function internal() {}
+"#
+);
+
+check!(
+    commonjs_exported_object,
+    Script::javascript(),
+    r#"module.exports = {
+  parse: function (text) { return text; },
+  format(value) { return String(value); },
+  LIMIT: 10,
+};
+"#
+);
+
+check!(
+    javascript_test_with_mocha,
+    Script::javascript(),
+    r#"const assert = require('assert');
+const User = require('../src/user');
+const { Client } = require('../src/client');
+
+describe('User', () => {
+  let uid;
+  before(async () => {
+    uid = await User.create({ username: 'x', email: 'x@y.z' });
+  });
+
+  it('gets the display name', async () => {
+    const name = await User.getDisplayName(uid);
+    const client = new Client({ timeoutMs: 5, retries });
+    assert.strictEqual(name, 'x');
+    await assert.rejects(User.delete(0), new Error('[[error:no-user]]'));
+  });
+});
+"#
+);
+
+check!(
+    syntax_errors_keep_the_readable_parts,
+    Script::typescript(),
+    r#"export function good(): number { return 1; }
+export function bad( {
+  const x =
+}
+class Half { method() {
+"#
+);
