@@ -161,6 +161,7 @@ impl<'t> Walk<'t> {
             doc,
             parent,
             constructor_keyword: kind == DefKind::Field,
+            keywords_from: None,
         });
         id
     }

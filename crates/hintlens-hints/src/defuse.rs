@@ -131,9 +131,11 @@ struct NewDef {
     path: String,
     file: SourceFile,
     /// What a keyword naming this definition is passed to, by simple and qualified name: a
-    /// parameter's callable (a constructor's class), a constructor-keyword field's type, a Java
-    /// annotation element's annotation type.
-    keyword_owner: Option<(String, String)>,
+    /// parameter's callable (a constructor's class), a constructor-keyword field's type and the
+    /// callables of its file that take their keywords from that type
+    /// ([`hintlens_syntax::Definition::keywords_from`]: a component of its props type), a Java
+    /// annotation element's annotation type. Empty when no keyword names it.
+    keyword_owners: Vec<(String, String)>,
 }
 
 fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> Vec<NewDef> {
@@ -176,17 +178,29 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> V
                 continue;
             }
         }
-        let keyword_owner = parent.and_then(|(p, pd)| {
-            let owner = match d.kind {
-                // `Cls(k=…)` calls the constructor by its class's name.
-                DefKind::Parameter if pd.kind.is_constructor() => pd.parent?,
-                DefKind::Parameter => p,
-                DefKind::Field if d.constructor_keyword => p,
-                DefKind::Method if pd.kind == DefKind::Annotation => p,
-                _ => return None,
-            };
-            Some((index.definition(owner).name.clone(), qualified[owner as usize].clone()))
+        let owner = parent.and_then(|(p, pd)| match d.kind {
+            // `Cls(k=…)` calls the constructor by its class's name.
+            DefKind::Parameter if pd.kind.is_constructor() => pd.parent,
+            DefKind::Parameter => Some(p),
+            _ if d.constructor_keyword => Some(p),
+            DefKind::Method if pd.kind == DefKind::Annotation => Some(p),
+            _ => None,
         });
+        let mut keyword_owners = Vec::new();
+        if let Some(owner) = owner {
+            let owner_name = &index.definition(owner).name;
+            keyword_owners.push((owner_name.clone(), qualified[owner as usize].clone()));
+            if d.constructor_keyword {
+                keyword_owners.extend(
+                    index
+                        .definitions
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| c.keywords_from.as_ref() == Some(owner_name))
+                        .map(|(j, c)| (c.name.clone(), qualified[j].clone())),
+                );
+            }
+        }
         out.push(NewDef {
             id: Some(i as DefId),
             name: d.name.clone(),
@@ -194,7 +208,7 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> V
             qualified_name: qualified[i].clone(),
             path: path.to_owned(),
             file,
-            keyword_owner,
+            keyword_owners,
         });
     }
     // A new module is a definition of its own (a `file`, a Go `package`).
@@ -208,7 +222,7 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> V
                 qualified_name: module_name(db, path, file),
                 path: path.to_owned(),
                 file,
-                keyword_owner: None,
+                keyword_owners: Vec::new(),
             },
         );
     }
@@ -349,9 +363,25 @@ impl Matcher<'_, '_> {
     /// A keyword argument (`f(k=…)`, `Options{K: …}`, `<C k={…}>`): it names `def` only if
     /// `def` takes keywords and the call names what takes it.
     fn keyword(&self, using: &Using<'_>, u: &Use, def: &NewDef) -> Option<(Rule, Resolution)> {
-        let (owner, owner_qualified) = def.keyword_owner.as_ref()?;
+        if def.keyword_owners.is_empty() {
+            return None;
+        }
         // No callee spelled as names (`make()(k=1)`, an object literal's key): by name.
         let Some(callee) = &u.qualifier else { return Some((Rule::KeywordByName, Resolution::Name)) };
+        def.keyword_owners
+            .iter()
+            .find_map(|(owner, qualified)| self.keyword_to(using, u, def, callee, (owner, qualified)))
+    }
+
+    /// A keyword argument to `callee` names a keyword of `owner`.
+    fn keyword_to(
+        &self,
+        using: &Using<'_>,
+        u: &Use,
+        def: &NewDef,
+        callee: &str,
+        (owner, owner_qualified): (&str, &str),
+    ) -> Option<(Rule, Resolution)> {
         let parts: Vec<&str> = components(callee).collect();
         let (&head, &last) = (parts.first()?, parts.last()?);
         if parts.len() == 1 {

@@ -555,6 +555,7 @@ impl<'t> Walker<'_, 't> {
             doc,
             parent,
             constructor_keyword: false,
+            keywords_from: None,
         });
         self.signatures.push(signature);
         Some(id)

@@ -331,6 +331,7 @@ impl<'t> Walk<'t> {
             doc: None,
             parent,
             constructor_keyword: false,
+            keywords_from: None,
         });
         id
     }

@@ -216,6 +216,13 @@ pub struct Definition {
     /// A plain attribute a method sets (`self.x = …`) is not one.
     #[serde(default)]
     pub constructor_keyword: bool,
+    /// A callable whose keyword arguments are the properties of a type, by that type's name as
+    /// written: a React component's props (`function Banner({ title }: BannerProps)` takes
+    /// `<Banner title=…>`), a class constructed from an options object
+    /// (`constructor(opts: ClientOptions)`). The type's constructor keywords are then this
+    /// callable's keywords too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keywords_from: Option<String>,
 }
 
 /// How a use reaches a name.
@@ -463,6 +470,9 @@ impl FileIndex {
             let _ = write!(out, " sig=`{}`", d.signature);
             if d.constructor_keyword {
                 out.push_str(" keyword");
+            }
+            if let Some(ty) = &d.keywords_from {
+                let _ = write!(out, " keywords_from={ty}");
             }
             if let Some(doc) = &d.doc {
                 let _ = write!(out, " doc=`{doc}`");

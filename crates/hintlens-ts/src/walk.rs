@@ -162,6 +162,7 @@ impl<'t> Walk<'t> {
             doc,
             parent,
             constructor_keyword: kind == DefKind::Property,
+            keywords_from: None,
         });
         id
     }
@@ -281,7 +282,8 @@ impl<'t> Walk<'t> {
             self.scopes.bind(self.bytes(name), Binding::Definition);
             let signature = self.header(node, &[g.f_return_type, g.f_parameters]);
             let local = self.local_name(parent, &self.text(name));
-            self.define(name, local, DefKind::Function, node, signature, parent, doc);
+            let id = self.define(name, local, DefKind::Function, node, signature, parent, doc);
+            self.set_keywords_from(id, self.keywords_of_callable(node));
             self.callable(node);
         } else if k == g.class_declaration || k == g.abstract_class_declaration {
             self.class(node, doc, parent);
@@ -427,21 +429,27 @@ impl<'t> Walk<'t> {
             self.bytes(name),
             if kind == DefKind::Variable || kind == DefKind::Constant { Binding::Local } else { Binding::Definition },
         );
+        let annotation = self.field(declarator, g.f_type).map(|t| self.flat_text(t.start_byte(), t.end_byte()));
         let signature = match function {
             Some(f) => format!(
-                "{keyword} {} = {}",
+                "{keyword} {}{} = {}",
                 self.text(name),
+                annotation.as_deref().unwrap_or_default(),
                 self.header(f, &[g.f_return_type, g.f_parameters, g.f_parameter])
             ),
-            None => {
-                let ty = self.field(declarator, g.f_type).map(|t| self.flat_text(t.start_byte(), t.end_byte()));
-                format!("{keyword} {}{}", self.text(name), ty.unwrap_or_default())
-            }
+            None => format!("{keyword} {}{}", self.text(name), annotation.unwrap_or_default()),
         };
         let local = self.local_name(parent, &self.text(name));
         let id = self.define(name, local, kind, declarator, signature, parent, doc);
         if let Some(ty) = self.field(declarator, g.f_type) {
+            // `const Banner: React.FC<BannerProps> = …`
+            if function.is_some() {
+                self.set_keywords_from(id, self.keywords_type(ty));
+            }
             self.ty(ty);
+        }
+        if let Some(f) = function {
+            self.set_keywords_from(id, self.keywords_of_callable(f));
         }
         match (function, class) {
             (Some(f), _) => self.callable(f),
@@ -662,6 +670,10 @@ impl<'t> Walk<'t> {
             if self.is(child, g.class_body) {
                 self.class_members(child, id);
             } else if self.is(child, g.class_heritage) {
+                // `class Banner extends React.Component<BannerProps>` takes BannerProps's keywords.
+                if let Some(extends) = Self::children_of(child, g.extends_clause).next() {
+                    self.set_keywords_from(id, self.keywords_type(extends));
+                }
                 self.heritage(child);
             } else if self.is(child, g.decorator) {
                 self.decorator(child);
@@ -716,6 +728,7 @@ impl<'t> Walk<'t> {
                 let id = self.define(name, format!("{class_local}.{text}"), kind, member, signature, Some(class), doc);
                 if constructor {
                     self.parameter_properties(member, class, &class_local);
+                    self.set_keywords_from(class, self.keywords_of_callable(member));
                     let was = self.constructor_of.replace((class, class_local.clone()));
                     self.callable(member);
                     self.constructor_of = was;
@@ -975,6 +988,41 @@ impl<'t> Walk<'t> {
 
     /// A function, arrow, method or accessor: its parameters bind in its scope, its body is
     /// read as statements.
+    /// The type whose properties a callable takes as keywords: its first parameter's
+    /// (`({ title }: BannerProps)`, `(opts: ClientOptions)`).
+    fn keywords_of_callable(&self, callable: Node<'t>) -> Option<String> {
+        let g = self.g;
+        let first = Self::named_children(self.field(callable, g.f_parameters)?)
+            .find(|p| self.is(*p, g.required_parameter) || self.is(*p, g.optional_parameter))?;
+        self.keywords_type(self.field(first, g.f_type)?)
+    }
+
+    /// A type's name as a keyword source, through annotations and wrappers whose first type
+    /// argument is what they carry (`React.FC<Props>`, `Readonly<Props>`, `api.Options` → `Options`).
+    fn keywords_type(&self, ty: Node<'t>) -> Option<String> {
+        let g = self.g;
+        let k = ty.kind_id();
+        if k == g.type_identifier {
+            Some(self.text(ty))
+        } else if k == g.nested_type_identifier {
+            self.field(ty, g.f_name).map(|n| self.text(n))
+        } else if k == g.generic_type || k == g.extends_clause {
+            let arguments = self.field(ty, g.f_type_arguments)?;
+            Self::named_children(arguments).next().and_then(|a| self.keywords_type(a))
+        } else if k == g.type_annotation {
+            Self::named_children(ty).next().and_then(|t| self.keywords_type(t))
+        } else {
+            None
+        }
+    }
+
+    fn set_keywords_from(&mut self, id: DefId, ty: Option<String>) {
+        let d = &mut self.index.definitions[id as usize];
+        if d.keywords_from.is_none() {
+            d.keywords_from = ty;
+        }
+    }
+
     fn callable(&mut self, node: Node<'t>) {
         let g = self.g;
         let scope = self.scopes.open(ScopeKind::Function);
