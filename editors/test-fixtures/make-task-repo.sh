@@ -10,7 +10,8 @@
 #   - test change: tests/test_text.py imports and calls `slugify`
 #   - task.md, a problem statement that does not mention `slugify`
 #     (untracked; used by tests that configure `statement`)
-# and, in Go, store/store.go's `Store` gains `SetLimit`, which store/store_test.go calls.
+# and, in Go, store/store.go's `Store` gains `SetLimit`, which store/store_test.go calls;
+# in TypeScript, web/format.ts gains `formatBytes`, which web/format.test.ts imports and calls.
 set -euo pipefail
 
 dir=${1:?usage: make-task-repo.sh DIR}
@@ -27,7 +28,7 @@ git_() {
 }
 
 git_ init -q
-mkdir -p pkg tests store
+mkdir -p pkg tests store web
 
 cat > pkg/__init__.py <<'PY'
 PY
@@ -60,8 +61,42 @@ func TestStore(t *testing.T) {
 	_ = Store{}
 }
 GO
+cat > web/format.ts <<'TS'
+export function formatCount(n: number): string {
+  return n.toLocaleString('en');
+}
+TS
+cat > web/format.test.ts <<'TS'
+import { formatCount } from './format';
+
+test('formatCount', () => {
+  expect(formatCount(1000)).toBe('1,000');
+});
+TS
 git_ add -A
 git_ commit -q -m "base"
+
+cat > web/format.ts <<'TS'
+export function formatCount(n: number): string {
+  return n.toLocaleString('en');
+}
+
+/** Renders a size in bytes with a binary unit. */
+export function formatBytes(size: number): string {
+  return size < 1024 ? `${size} B` : `${(size / 1024).toFixed(1)} KiB`;
+}
+TS
+cat > web/format.test.ts <<'TS'
+import { formatBytes, formatCount } from './format';
+
+test('formatCount', () => {
+  expect(formatCount(1000)).toBe('1,000');
+});
+
+test('formatBytes', () => {
+  expect(formatBytes(2048)).toBe('2.0 KiB');
+});
+TS
 
 cat > store/store.go <<'GO'
 package store

@@ -8,8 +8,8 @@
 use crate::package_name_of;
 use hintlens_syntax::scope::{MODULE, ScopeKind, Scopes};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind,
-    flatten_whitespace, span,
+    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind, byte_span,
+    comment_text, flatten_whitespace, quoted_path_components, span,
 };
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node, Tree};
@@ -314,28 +314,23 @@ impl<'t> Walk<'t> {
         let name = self.field(node, g.f_name);
         let path = string_content(self.bytes(path_node));
         // Each path component is a use of the package directory it names.
-        let base = path_node.start_byte() + 1;
-        let mut offset = 0;
         let mut prefix = String::new();
-        for component in path.split('/') {
-            let start = base + offset;
-            offset += component.len() + 1;
+        for (start, end, component) in quoted_path_components(self.src, path_node.start_byte(), path_node.end_byte()) {
             if component.is_empty() {
                 continue;
             }
-            let (sp, ep) = (byte_position(self.src, start), byte_position(self.src, start + component.len()));
             let qualifier = (!prefix.is_empty()).then(|| prefix.clone());
             self.index.uses.push(Use {
-                name: component.to_owned(),
+                name: component.clone(),
                 kind: UseKind::ImportModule,
-                span: span(start, start + component.len(), sp, ep),
+                span: byte_span(self.src, start, end),
                 qualifier,
                 binding: Binding::Import,
             });
             if !prefix.is_empty() {
                 prefix.push('/');
             }
-            prefix.push_str(component);
+            prefix.push_str(&component);
         }
         let written = name.map(|n| self.text(n));
         let wildcard = written.as_deref() == Some(".");
@@ -1033,25 +1028,6 @@ fn string_content(literal: &[u8]) -> String {
     let inner = text.strip_prefix(['"', '`']).unwrap_or(&text);
     let inner = inner.strip_suffix(['"', '`']).unwrap_or(inner);
     inner.to_owned()
-}
-
-/// A comment's text without its markers.
-fn comment_text(comment: &str) -> String {
-    if let Some(line) = comment.strip_prefix("//") {
-        return line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned();
-    }
-    let inner = comment.strip_prefix("/*").unwrap_or(comment);
-    let inner = inner.strip_suffix("*/").unwrap_or(inner);
-    inner.lines().map(|l| l.trim().trim_start_matches('*').trim()).collect::<Vec<_>>().join("\n").trim().to_owned()
-}
-
-/// The (row, byte column) of byte `at` of `src`.
-fn byte_position(src: &[u8], at: usize) -> (usize, usize) {
-    let at = at.min(src.len());
-    let before = &src[..at];
-    let row = before.iter().filter(|&&b| b == b'\n').count();
-    let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    (row, column)
 }
 
 /// A field id as `children_by_field_id` takes it (ids are checked non-zero at start-up).

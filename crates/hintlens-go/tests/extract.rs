@@ -143,3 +143,19 @@ func TestValidate(t *testing.T) {
 }
 "#
 );
+
+/// The bug the `ts` fuzz target found in the TypeScript frontend, which Go's import paths shared:
+/// a component's span measured in the lossily decoded path ran past the end of the text.
+#[test]
+fn invalid_utf8_in_an_import_path_keeps_spans_inside_the_text() {
+    use hintlens_syntax::Frontend;
+    let mut text = b"package p\n\nimport \"github.com/o/".to_vec();
+    text.extend([0xff; 20]);
+    for text in [text.clone(), [text, b"\"\n".to_vec()].concat()] {
+        let index = hintlens_go::Go.extract(&text);
+        assert!(index.uses.iter().any(|u| u.name.contains('\u{fffd}')), "{}", index.dump());
+        for u in &index.uses {
+            assert!(u.span.end_byte as usize <= text.len(), "{} at {:?} is past the end", u.name, u.span);
+        }
+    }
+}

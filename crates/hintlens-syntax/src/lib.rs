@@ -645,6 +645,48 @@ pub fn span(start_byte: usize, end_byte: usize, start: (usize, usize), end: (usi
     }
 }
 
+/// The span of bytes `start..end` of `src` (clamped to it), for a range inside one node — an
+/// import path's component — that no syntax node spans.
+pub fn byte_span(src: &[u8], start: usize, end: usize) -> Span {
+    let end = end.min(src.len());
+    let start = start.min(end);
+    let position = |at: usize| {
+        let before = &src[..at];
+        let row = before.iter().filter(|&&b| b == b'\n').count();
+        (row, at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1))
+    };
+    span(start, end, position(start), position(end))
+}
+
+/// The `/`-separated components of the quoted string literal at bytes `start..end` of `src`
+/// (an import path: `"github.com/org/pkg"`, `'../src/user'`), each with its byte range. Ranges
+/// come from the bytes as written and names are decoded lossily, so an invalid byte (which
+/// decodes to three) never moves a range; an unterminated literal keeps its last component.
+pub fn quoted_path_components(src: &[u8], start: usize, end: usize) -> Vec<(usize, usize, String)> {
+    let Some(literal) = src.get(start..end.min(src.len())) else { return Vec::new() };
+    let Some(&quote) = literal.first() else { return Vec::new() };
+    let closed = literal.len() >= 2 && literal.last() == Some(&quote);
+    let content = &literal[1..literal.len() - usize::from(closed)];
+    let mut at = start + 1;
+    let mut out = Vec::new();
+    for component in content.split(|&b| b == b'/') {
+        out.push((at, at + component.len(), String::from_utf8_lossy(component).into_owned()));
+        at += component.len() + 1;
+    }
+    out
+}
+
+/// A C-family comment's text without its markers (`// x`, `/* x */`, `/** x */`, leading `*`
+/// of each line): the doc comment of a Go or TypeScript definition.
+pub fn comment_text(comment: &str) -> String {
+    if let Some(line) = comment.strip_prefix("//") {
+        return line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned();
+    }
+    let inner = comment.strip_prefix("/*").unwrap_or(comment);
+    let inner = inner.strip_suffix("*/").unwrap_or(inner);
+    inner.lines().map(|l| l.trim().trim_start_matches('*').trim()).collect::<Vec<_>>().join("\n").trim().to_owned()
+}
+
 /// Collapses runs of whitespace (including newlines) into single spaces: signatures are shown
 /// on one line whatever their layout in the source.
 pub fn flatten_whitespace(text: &str) -> String {
@@ -662,6 +704,21 @@ pub fn flatten_whitespace(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_components_keep_byte_ranges_of_the_text_as_written() {
+        let src = b"x = '../a/b\xffc'";
+        let parts = quoted_path_components(src, 4, src.len());
+        let names: Vec<&str> = parts.iter().map(|p| p.2.as_str()).collect();
+        assert_eq!(names, ["..", "a", "b\u{fffd}c"]);
+        assert_eq!(&src[parts[2].0..parts[2].1], b"b\xffc");
+        // Unterminated: the last component runs to the end.
+        let open = b"'lib/x";
+        let parts = quoted_path_components(open, 0, open.len());
+        assert_eq!((parts[1].0, parts[1].1, parts[1].2.as_str()), (5, 6, "x"));
+        let s = byte_span(b"ab\ncd", 3, 99);
+        assert_eq!((s.start.line, s.start.column, s.end_byte), (1, 0, 5));
+    }
 
     #[test]
     fn def_kind_round_trips_through_its_string_form() {

@@ -6,8 +6,8 @@
 use crate::grammar::Grammar;
 use hintlens_syntax::scope::{ScopeKind, Scopes};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind,
-    flatten_whitespace, span,
+    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind, byte_span,
+    comment_text, flatten_whitespace, quoted_path_components, span,
 };
 use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
@@ -834,7 +834,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let Some(source) = self.field(node, g.f_source) else { return self.visit_children(node) };
         let module = string_content(self.bytes(source));
-        self.module_path_uses(source, &module);
+        self.module_path_uses(source);
         let line = node.start_position().row as u32;
         for clause in Self::children_of(node, g.import_clause) {
             for part in Self::named_children(clause) {
@@ -887,33 +887,28 @@ impl<'t> Walk<'t> {
     }
 
     /// Each component of a module specifier is a use of the module it names.
-    fn module_path_uses(&mut self, string: Node<'t>, module: &str) {
-        let base = string.start_byte() + 1;
-        let mut offset = 0;
+    fn module_path_uses(&mut self, string: Node<'t>) {
         let mut prefix = String::new();
-        for component in module.split('/') {
-            let start = base + offset;
-            offset += component.len() + 1;
+        for (start, end, component) in quoted_path_components(self.src, string.start_byte(), string.end_byte()) {
             if component.is_empty() || component == "." || component == ".." {
                 if !component.is_empty() {
-                    prefix.push_str(component);
+                    prefix.push_str(&component);
                     prefix.push('/');
                 }
                 continue;
             }
             // `./data.js` names the module `data`.
-            let name = crate::module_of_path(component);
-            let name = if name.is_empty() { component.to_owned() } else { name };
-            let (sp, ep) = (byte_position(self.src, start), byte_position(self.src, start + name.len()));
+            let name = crate::module_of_path(&component);
+            let name = if name.is_empty() { component.clone() } else { name };
             let qualifier = (!prefix.is_empty()).then(|| prefix.trim_end_matches('/').to_owned());
             self.index.uses.push(Use {
-                name: name.clone(),
+                span: byte_span(self.src, start, (start + name.len()).min(end)),
+                name,
                 kind: UseKind::ImportModule,
-                span: span(start, start + name.len(), sp, ep),
                 qualifier,
                 binding: Binding::Import,
             });
-            prefix.push_str(component);
+            prefix.push_str(&component);
             prefix.push('/');
         }
     }
@@ -923,7 +918,7 @@ impl<'t> Walk<'t> {
         if let Some(source) = self.field(node, g.f_source) {
             // A re-export: an import the resolver follows.
             let module = string_content(self.bytes(source));
-            self.module_path_uses(source, &module);
+            self.module_path_uses(source);
             let line = node.start_position().row as u32;
             let mut any = false;
             for clause in Self::children_of(node, g.export_clause) {
@@ -1331,8 +1326,7 @@ impl<'t> Walk<'t> {
                 && let Some(argument) = self.field(node, g.f_arguments).and_then(|a| Self::named_children(a).next())
                 && self.is(argument, g.string)
             {
-                let module = string_content(self.bytes(argument));
-                return self.module_path_uses(argument, &module);
+                return self.module_path_uses(argument);
             }
             self.reference(function, UseKind::Call);
         }
@@ -1585,24 +1579,6 @@ fn string_content(literal: &[u8]) -> String {
     let inner = text.strip_prefix(['"', '\'', '`']).unwrap_or(&text);
     let inner = inner.strip_suffix(['"', '\'', '`']).unwrap_or(inner);
     inner.to_owned()
-}
-
-/// A comment's text without its markers.
-fn comment_text(comment: &str) -> String {
-    if let Some(line) = comment.strip_prefix("//") {
-        return line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned();
-    }
-    let inner = comment.strip_prefix("/**").or_else(|| comment.strip_prefix("/*")).unwrap_or(comment);
-    let inner = inner.strip_suffix("*/").unwrap_or(inner);
-    inner.lines().map(|l| l.trim().trim_start_matches('*').trim()).collect::<Vec<_>>().join("\n").trim().to_owned()
-}
-
-fn byte_position(src: &[u8], at: usize) -> (usize, usize) {
-    let at = at.min(src.len());
-    let before = &src[..at];
-    let row = before.iter().filter(|&&b| b == b'\n').count();
-    let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    (row, column)
 }
 
 fn span_of(node: Node) -> Span {

@@ -161,3 +161,18 @@ export function bad( {
 class Half { method() {
 "#
 );
+
+/// Found by the `ts` fuzz target: an unterminated import specifier running into invalid UTF-8
+/// gave a path-component use a span past the end of the text.
+#[test]
+fn invalid_utf8_in_an_import_path_keeps_spans_inside_the_text() {
+    let mut text = b"import React from 'reannerProps\x05\x00\x00\x00  return <div className=\"ban".to_vec();
+    text.extend([0xff; 20]);
+    text.extend(b"ner\">{title}</div>;\n}\n");
+    for frontend in hintlens_ts::frontends() {
+        let index = frontend.extract(&text);
+        for u in &index.uses {
+            assert!(u.span.end_byte as usize <= text.len(), "{} at {:?} is past the end", u.name, u.span);
+        }
+    }
+}

@@ -214,6 +214,23 @@ local function main()
   vim.cmd.buffer(cbuf)
   step('go hover and lens')
 
+  -- 5c. TypeScript: FileType typescript attaches the same client; hover on the new function's
+  -- call in the test (occurrence 0 is the import, 1 the test's title).
+  local ttest = open('web/format.test.ts')
+  report.ts_filetype = vim.bo[ttest].filetype
+  wait(10000, function()
+    return hintlens_client(ttest) ~= nil
+  end, 'the client to attach to web/format.test.ts')
+  answers = vim.lsp.buf_request_sync(ttest, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(ttest) },
+    position = position_of(ttest, 'formatBytes', 2),
+  }, 10000)
+  answer = answers and answers[client.id]
+  report.ts_hover_text = hover_text(answer and answer.result)
+  check(report.ts_hover_text:find('formatBytes', 1, true), 'the TypeScript hover does not mention formatBytes')
+  vim.cmd.buffer(cbuf)
+  step('typescript hover')
+
   -- 6. :HintlensHints shows the hint block in a scratch split.
   vim.cmd('HintlensHints')
   wait(10000, function()

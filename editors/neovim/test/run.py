@@ -154,6 +154,10 @@ def check(r: dict) -> list[str]:
         f.append(f"the Go hover does not mention SetLimit and test: {r.get('go_hover_text')!r}")
     if not any(t.startswith("hint") for t in r.get("go_lens_titles") or []):
         f.append(f"no Go code lens titled hint…: {r.get('go_lens_titles')!r}")
+    if r.get("ts_filetype") != "typescript":
+        f.append(f"web/format.test.ts has filetype {r.get('ts_filetype')!r}")
+    if "formatBytes" not in (r.get("ts_hover_text") or "") or "test" not in (r.get("ts_hover_text") or "").lower():
+        f.append(f"the TypeScript hover does not mention formatBytes and test: {r.get('ts_hover_text')!r}")
     if (r.get("server_exit") or {}).get("code") != 0:
         f.append(f"server exit: {r.get('server_exit')!r}")
     return f

@@ -12,7 +12,15 @@
 
 /** VS Code's ids of the languages the server reads; package.json's `onLanguage` activation
  *  events list the same (a unit test checks). */
-export const LANGUAGES = ['python', 'java', 'go'];
+export const LANGUAGES = [
+    'python',
+    'java',
+    'go',
+    'typescript',
+    'typescriptreact',
+    'javascript',
+    'javascriptreact',
+];
 
 /** Selection policies (SPEC §3); the server rejects names it does not implement yet. */
 export const SELECTIONS = ['defuse', 'doc2feat', 'fea', 'pro', 'all-new', 'empty', 'strings'] as const;

@@ -164,7 +164,7 @@ if (SKIP) {
 
         test('status item: indexing…, then ready with the number of hints', async () => {
             const item = await untilReady(session);
-            assert.equal(item.text, '$(check) hintlens: 2 hints');
+            assert.equal(item.text, '$(check) hintlens: 3 hints');
             assert.equal(item.command, 'hintlens.showHints');
             assert.ok(item.visible);
         });
@@ -196,7 +196,7 @@ if (SKIP) {
             const doc = fake.opened.at(-1)!;
             assert.equal(doc.language, 'markdown');
             assert.match(doc.content ?? '', /slugify/);
-            assert.match(doc.content ?? '', /^<!-- hintlens: defuse \+ declaration; 2 identifiers -->/);
+            assert.match(doc.content ?? '', /^<!-- hintlens: defuse \+ declaration; 3 identifiers -->/);
             assert.equal((fake.shown.at(-1)!.options as { viewColumn?: number }).viewColumn, -2 /* Beside */);
         });
 

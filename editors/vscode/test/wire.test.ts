@@ -188,6 +188,8 @@ class Session {
             ['tests/test_text.py', 'python'],
             ['store/store.go', 'go'],
             ['store/store_test.go', 'go'],
+            ['web/format.ts', 'typescript'],
+            ['web/format.test.ts', 'typescript'],
         ]) {
             await this.conn.sendNotification('textDocument/didOpen', {
                 textDocument: { uri: this.uri(rel!), languageId, version: 1, text: this.text(rel!) },
@@ -344,6 +346,22 @@ if (SKIP) {
             assert.ok(hint, `no lens titled hint… on store/store.go: ${JSON.stringify(lenses)}${s.context()}`);
             // Occurrence 0 is the doc comment; 1 the declaration.
             assert.equal(hint.range.start.line, positionOf(s.text('store/store.go'), 'SetLimit', 1).line);
+        });
+
+        test('TypeScript: hover on formatBytes in the test says it crosses code → test', async () => {
+            const rel = 'web/format.test.ts';
+            const at = positionOf(s.text(rel), 'formatBytes', 2); // the call: 0 is the import, 1 the test's title
+            const hover = await s.request('textDocument/hover', { textDocument: { uri: s.uri(rel) }, position: at });
+            const text = hoverText(hover);
+            assert.match(text, /formatBytes/, `hover: ${JSON.stringify(hover)}${s.context()}`);
+            assert.match(text, /code\s*(->|→)\s*test/i, `hover does not say code->test: ${JSON.stringify(hover)}`);
+        });
+
+        test('TypeScript: a `hint · …` lens sits on the new function', async () => {
+            const lenses = await s.codeLenses('web/format.ts');
+            const hint = lenses.find((l) => l.command?.title.startsWith('hint'));
+            assert.ok(hint, `no lens titled hint… on web/format.ts: ${JSON.stringify(lenses)}${s.context()}`);
+            assert.equal(hint.range.start.line, positionOf(s.text('web/format.ts'), 'formatBytes').line);
         });
 
         test('workspace/executeCommand hintlens.showHints returns the hint block', async () => {
