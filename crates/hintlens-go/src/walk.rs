@@ -161,7 +161,7 @@ impl<'t> Walk<'t> {
             doc,
             parent,
             constructor_keyword: kind == DefKind::Field,
-            keywords_from: None,
+            keywords_from: Vec::new(),
         });
         id
     }

@@ -21,7 +21,7 @@
 use crate::newdefs::{ChangedFile, changed_files, new_module};
 use crate::resolve::{Reach, Resolver, Target, Using, components};
 use crate::{Direction, Evidence, Identifier, Resolution, Rule, Task, ident};
-use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
+use hintlens_db::{Db, SourceFile, file_index, file_names, module_name, qualified_name};
 use hintlens_snapshot::ChangeSet;
 use hintlens_syntax::{Binding, DefId, DefKind, Import, Use, UseKind};
 use std::borrow::Cow;
@@ -153,6 +153,7 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> V
     let qualified: Vec<String> =
         index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
     let mut out = Vec::new();
+    let mut takers_of: HashMap<String, Vec<(String, String)>> = HashMap::new();
     for (i, d) in index.definitions.iter().enumerate() {
         if at_base.contains(&(qualified[i].clone(), d.kind)) {
             continue;
@@ -191,14 +192,9 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> V
             let owner_name = &index.definition(owner).name;
             keyword_owners.push((owner_name.clone(), qualified[owner as usize].clone()));
             if d.constructor_keyword {
-                keyword_owners.extend(
-                    index
-                        .definitions
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, c)| c.keywords_from.as_ref() == Some(owner_name))
-                        .map(|(j, c)| (c.name.clone(), qualified[j].clone())),
-                );
+                let takers =
+                    takers_of.entry(owner_name.clone()).or_insert_with(|| keyword_takers(db, task, owner_name));
+                keyword_owners.extend(takers.iter().cloned());
             }
         }
         out.push(NewDef {
@@ -227,6 +223,25 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> V
         );
     }
     out
+}
+
+/// The callables of the reference snapshot that take their keywords from the type `owner`
+/// ([`hintlens_syntax::Definition::keywords_from`]), by simple and qualified name. Only files
+/// that name `owner` at all can hold one, which the per-file name sets answer cheaply.
+fn keyword_takers(db: &dyn Db, task: &Task<'_>, owner: &str) -> Vec<(String, String)> {
+    let mut takers = Vec::new();
+    for (path, file) in task.reference.iter() {
+        if !file_names(db, file).contains(owner) {
+            continue;
+        }
+        let index = file_index(db, file);
+        for d in &index.definitions {
+            if d.keywords_from.iter().any(|t| t == owner) {
+                takers.push((d.name.clone(), qualified_name(db, path, file, &d.local_name)));
+            }
+        }
+    }
+    takers
 }
 
 /// Test files are never imported by the code, so a module-level variable of a test (or the

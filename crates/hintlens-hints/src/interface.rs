@@ -575,7 +575,17 @@ fn prose(text: &str) -> Vec<InterfaceEntry> {
     for (kind, raw) in found {
         let kind = if kind.is_empty() { "function" } else { kind };
         let (name, signature) = declaration_name(raw);
-        if name.is_empty() || name.contains('/') || out.iter().any(|e| e.name == name) {
+        if name.is_empty() || name.contains('/') {
+            continue;
+        }
+        // `groupsAPI.issueInvite`: the simple name, under its object, as in a structured entry.
+        let (parent, name) = match name.rsplit_once('.') {
+            Some((parent, simple)) if IDENT.find(&name).is_some_and(|m| m.as_str() == name) => {
+                (Some(parent.rsplit('.').next().unwrap_or(parent).to_owned()), simple.to_owned())
+            }
+            _ => (None, name),
+        };
+        if out.iter().any(|e| e.name == name && e.parent == parent) {
             continue;
         }
         let mut kind = kind.to_lowercase();
@@ -584,6 +594,7 @@ fn prose(text: &str) -> Vec<InterfaceEntry> {
             name,
             kind_text: Some(kind),
             path: path.clone(),
+            parent,
             signature,
             ..InterfaceEntry::default()
         });

@@ -555,7 +555,7 @@ impl<'t> Walker<'_, 't> {
             doc,
             parent,
             constructor_keyword: false,
-            keywords_from: None,
+            keywords_from: Vec::new(),
         });
         self.signatures.push(signature);
         Some(id)

@@ -331,7 +331,7 @@ impl<'t> Walk<'t> {
             doc: None,
             parent,
             constructor_keyword: false,
-            keywords_from: None,
+            keywords_from: Vec::new(),
         });
         id
     }

@@ -216,13 +216,13 @@ pub struct Definition {
     /// A plain attribute a method sets (`self.x = …`) is not one.
     #[serde(default)]
     pub constructor_keyword: bool,
-    /// A callable whose keyword arguments are the properties of a type, by that type's name as
+    /// A callable whose keyword arguments are the properties of types, by those types' names as
     /// written: a React component's props (`function Banner({ title }: BannerProps)` takes
-    /// `<Banner title=…>`), a class constructed from an options object
-    /// (`constructor(opts: ClientOptions)`). The type's constructor keywords are then this
-    /// callable's keywords too.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub keywords_from: Option<String>,
+    /// `<Banner title=…>`), a function or constructor taking an options object
+    /// (`constructor(opts: ClientOptions)`, `update(caller: Caller, data: UserData)`). The
+    /// types' constructor keywords are then this callable's keywords too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords_from: Vec<String>,
 }
 
 /// How a use reaches a name.
@@ -471,8 +471,8 @@ impl FileIndex {
             if d.constructor_keyword {
                 out.push_str(" keyword");
             }
-            if let Some(ty) = &d.keywords_from {
-                let _ = write!(out, " keywords_from={ty}");
+            if !d.keywords_from.is_empty() {
+                let _ = write!(out, " keywords_from={}", d.keywords_from.join(","));
             }
             if let Some(doc) = &d.doc {
                 let _ = write!(out, " doc=`{doc}`");

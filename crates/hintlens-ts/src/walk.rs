@@ -162,7 +162,7 @@ impl<'t> Walk<'t> {
             doc,
             parent,
             constructor_keyword: kind == DefKind::Property,
-            keywords_from: None,
+            keywords_from: Vec::new(),
         });
         id
     }
@@ -283,7 +283,7 @@ impl<'t> Walk<'t> {
             let signature = self.header(node, &[g.f_return_type, g.f_parameters]);
             let local = self.local_name(parent, &self.text(name));
             let id = self.define(name, local, DefKind::Function, node, signature, parent, doc);
-            self.set_keywords_from(id, self.keywords_of_callable(node));
+            self.add_keywords_from(id, self.keywords_of_callable(node));
             self.callable(node);
         } else if k == g.class_declaration || k == g.abstract_class_declaration {
             self.class(node, doc, parent);
@@ -444,12 +444,12 @@ impl<'t> Walk<'t> {
         if let Some(ty) = self.field(declarator, g.f_type) {
             // `const Banner: React.FC<BannerProps> = …`
             if function.is_some() {
-                self.set_keywords_from(id, self.keywords_type(ty));
+                self.add_keywords_from(id, self.keywords_type(ty));
             }
             self.ty(ty);
         }
         if let Some(f) = function {
-            self.set_keywords_from(id, self.keywords_of_callable(f));
+            self.add_keywords_from(id, self.keywords_of_callable(f));
         }
         match (function, class) {
             (Some(f), _) => self.callable(f),
@@ -672,7 +672,7 @@ impl<'t> Walk<'t> {
             } else if self.is(child, g.class_heritage) {
                 // `class Banner extends React.Component<BannerProps>` takes BannerProps's keywords.
                 if let Some(extends) = Self::children_of(child, g.extends_clause).next() {
-                    self.set_keywords_from(id, self.keywords_type(extends));
+                    self.add_keywords_from(id, self.keywords_type(extends));
                 }
                 self.heritage(child);
             } else if self.is(child, g.decorator) {
@@ -726,9 +726,10 @@ impl<'t> Walk<'t> {
                 let kind = if constructor { DefKind::Constructor } else { DefKind::Method };
                 let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
                 let id = self.define(name, format!("{class_local}.{text}"), kind, member, signature, Some(class), doc);
+                self.add_keywords_from(id, self.keywords_of_callable(member));
                 if constructor {
                     self.parameter_properties(member, class, &class_local);
-                    self.set_keywords_from(class, self.keywords_of_callable(member));
+                    self.add_keywords_from(class, self.keywords_of_callable(member));
                     let was = self.constructor_of.replace((class, class_local.clone()));
                     self.callable(member);
                     self.constructor_of = was;
@@ -983,13 +984,15 @@ impl<'t> Walk<'t> {
 
     /// A function, arrow, method or accessor: its parameters bind in its scope, its body is
     /// read as statements.
-    /// The type whose properties a callable takes as keywords: its first parameter's
-    /// (`({ title }: BannerProps)`, `(opts: ClientOptions)`).
-    fn keywords_of_callable(&self, callable: Node<'t>) -> Option<String> {
+    /// The types whose properties a callable takes as keywords: its parameters' types
+    /// (`({ title }: BannerProps)`, `(caller: Caller, data: UserData)`).
+    fn keywords_of_callable(&self, callable: Node<'t>) -> Vec<String> {
         let g = self.g;
-        let first = Self::named_children(self.field(callable, g.f_parameters)?)
-            .find(|p| self.is(*p, g.required_parameter) || self.is(*p, g.optional_parameter))?;
-        self.keywords_type(self.field(first, g.f_type)?)
+        let Some(parameters) = self.field(callable, g.f_parameters) else { return Vec::new() };
+        Self::named_children(parameters)
+            .filter(|p| self.is(*p, g.required_parameter) || self.is(*p, g.optional_parameter))
+            .filter_map(|p| self.keywords_type(self.field(p, g.f_type)?))
+            .collect()
     }
 
     /// A type's name as a keyword source, through annotations and wrappers whose first type
@@ -1011,10 +1014,12 @@ impl<'t> Walk<'t> {
         }
     }
 
-    fn set_keywords_from(&mut self, id: DefId, ty: Option<String>) {
+    fn add_keywords_from(&mut self, id: DefId, types: impl IntoIterator<Item = String>) {
         let d = &mut self.index.definitions[id as usize];
-        if d.keywords_from.is_none() {
-            d.keywords_from = ty;
+        for ty in types {
+            if !d.keywords_from.contains(&ty) {
+                d.keywords_from.push(ty);
+            }
         }
     }
 
@@ -1107,7 +1112,7 @@ impl<'t> Walk<'t> {
                     self.reference(function, UseKind::Decorator);
                 }
                 if let Some(arguments) = self.field(child, self.g.f_arguments) {
-                    self.arguments(arguments);
+                    self.arguments(arguments, self.field(child, self.g.f_function));
                 }
             } else {
                 self.reference(child, UseKind::Decorator);
@@ -1143,7 +1148,7 @@ impl<'t> Walk<'t> {
                 self.ty(arguments);
             }
             if let Some(arguments) = self.field(node, g.f_arguments) {
-                self.arguments(arguments);
+                self.arguments(arguments, self.field(node, g.f_constructor));
             }
         } else if k == g.member_expression {
             self.reference(node, UseKind::Attribute);
@@ -1209,7 +1214,7 @@ impl<'t> Walk<'t> {
         } else if k == g.template_string {
             self.template(node);
         } else if k == g.object {
-            self.object(node, false);
+            self.object(node, None);
         } else if k == g.jsx_opening_element || k == g.jsx_self_closing_element {
             self.jsx_element(node);
         } else if k == g.jsx_closing_element {
@@ -1334,32 +1339,48 @@ impl<'t> Walk<'t> {
             self.ty(arguments);
         }
         if let Some(arguments) = self.field(node, g.f_arguments) {
-            if self.is(arguments, g.template_string) { self.template(arguments) } else { self.arguments(arguments) }
+            if self.is(arguments, g.template_string) {
+                self.template(arguments)
+            } else {
+                self.arguments(arguments, function)
+            }
         }
     }
 
     /// Call arguments: an object literal's keys are option names (keyword arguments whose
     /// callee does not say which interface they belong to).
-    fn arguments(&mut self, arguments: Node<'t>) {
+    /// A call's arguments; `callee` is the called chain of names, when it is one.
+    fn arguments(&mut self, arguments: Node<'t>, callee: Option<Node<'t>>) {
+        let callee = callee.and_then(|c| self.dotted(c));
         for argument in Self::named_children(arguments) {
-            if self.is(argument, self.g.object) { self.object(argument, true) } else { self.visit(argument) }
+            if self.is(argument, self.g.object) {
+                self.object(argument, Some(callee.clone()))
+            } else {
+                self.visit(argument)
+            }
         }
     }
 
-    /// An object literal; `options` when it is passed as an argument.
-    fn object(&mut self, object: Node<'t>, options: bool) {
+    /// An object literal; `options` when it is passed as an argument, with the callee it is
+    /// passed to (`None` inside when the callee is no chain of names: `make()({ k })`). Its
+    /// keys are keyword arguments of that callee.
+    fn object(&mut self, object: Node<'t>, options: Option<Option<String>>) {
         let g = self.g;
         for member in Self::named_children(object) {
-            if options && self.is(member, g.pair) {
+            let Some(callee) = &options else {
+                self.visit(member);
+                continue;
+            };
+            if self.is(member, g.pair) {
                 if let Some(key) = self.field(member, g.f_key).filter(|k| self.is(*k, g.property_identifier)) {
-                    self.push_use(key, UseKind::KeywordArgument, None);
+                    self.push_use(key, UseKind::KeywordArgument, callee.clone());
                 }
                 if let Some(value) = self.field(member, g.f_value) {
                     self.visit(value);
                 }
-            } else if options && self.is(member, g.shorthand_property_identifier) {
+            } else if self.is(member, g.shorthand_property_identifier) {
                 // `{ timeoutMs }`: the option's name, and a read of the variable.
-                self.push_use(member, UseKind::KeywordArgument, None);
+                self.push_use(member, UseKind::KeywordArgument, callee.clone());
                 self.push_use(member, UseKind::Name, None);
             } else {
                 self.visit(member);

@@ -123,6 +123,16 @@ fn prose_interfaces() {
         read("The `get_with_context` method is introduced in `lib/ansible/plugins/loader.py`. It returns a tuple."),
         ["get_with_context | Method | lib/ansible/plugins/loader.py | -"]
     );
+    // NodeBB-18c45b44: a list of qualified names in prose; each is its simple name under its
+    // object, and the same method of two objects is two entries.
+    let text = "In the file `src/api/groups.js`, there are new functions exported on `groupsAPI`: \n\n- `groupsAPI.issueInvite` verifies that `caller` owns the group.\n\nIn the file `src/controllers/write/groups.js`, there are new controller methods: \n\n- `Groups.issueInvite` controller to handle issuing a group invite via API.";
+    assert_eq!(
+        read(text),
+        [
+            "issueInvite | Function | src/api/groups.js | groupsAPI",
+            "issueInvite | Function | src/api/groups.js | Groups"
+        ]
+    );
 }
 
 #[test]
