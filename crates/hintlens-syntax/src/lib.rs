@@ -599,6 +599,18 @@ pub trait Frontend: Send + Sync + 'static {
         ModuleDefinition { name: file_definition_name(&module).to_owned(), kind: DefKind::File, path: path.to_owned() }
     }
 
+    /// The name a manifest gives the modules of the tree below its directory: Go's `go.mod`
+    /// (`module go.flipt.io/flipt` — the package in `internal/server` beside it is imported as
+    /// `go.flipt.io/flipt/internal/server`). A frontend that claims such manifests answers for
+    /// them (reading the name from the index its `extract` made) and `None` for source files.
+    /// Where the reference snapshot holds roots of a language, an import of that language leads
+    /// to the directory below the root whose name prefixes it, and out of the repository (the
+    /// standard library, a dependency) when no root's name does.
+    fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
+        let _ = (path, index);
+        None
+    }
+
     /// Parses `text` and does nothing else: the baseline extraction speed is measured against.
     /// Returns a number derived from the tree so the parse cannot be optimised away.
     fn bare_parse(&self, text: &[u8]) -> usize;
