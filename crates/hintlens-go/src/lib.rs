@@ -24,6 +24,10 @@
 //!   imports (the standard library, dependencies) out of it. A new package's qualified name is
 //!   then its import path.
 //! - A type reference (a type position, a composite literal's type) can only name a type.
+//! - testify looks mocked methods up by name: the method string of `m.On("Fetch", …)`,
+//!   `m.MethodCalled("Fetch", …)` and `m.AssertCalled(t, "Fetch", …)` (and `AssertNotCalled`,
+//!   `AssertNumberOfCalls`) is a call of `Fetch` on a receiver of unknown type. Other strings
+//!   name nothing.
 
 mod gomod;
 mod walk;

@@ -165,6 +165,20 @@ impl<'t> Walk<'t> {
         id
     }
 
+    /// The span of bytes `start..end` inside `node`: columns counted from the node's own start
+    /// while no line break intervenes (the usual case: a path or name inside a string), from
+    /// the file's start otherwise.
+    fn span_within(&self, node: Node<'t>, start: usize, end: usize) -> Span {
+        let from = node.start_byte();
+        let on_one_line = from <= start && self.src.get(from..end).is_some_and(|text| !text.contains(&b'\n'));
+        if on_one_line {
+            let at = node.start_position();
+            let column = |byte: usize| at.column + (byte - from);
+            return span(start, end, (at.row, column(start)), (at.row, column(end)));
+        }
+        span(start, end, byte_position(self.src, start), byte_position(self.src, end))
+    }
+
     /// The source of `from..to`, on one line.
     fn flat_text(&self, from: usize, to: usize) -> String {
         flatten_whitespace(&String::from_utf8_lossy(self.src.get(from..to.max(from)).unwrap_or_default()))
@@ -322,12 +336,11 @@ impl<'t> Walk<'t> {
             if component.is_empty() {
                 continue;
             }
-            let (sp, ep) = (byte_position(self.src, start), byte_position(self.src, start + component.len()));
             let qualifier = (!prefix.is_empty()).then(|| prefix.clone());
             self.index.uses.push(Use {
                 name: component.to_owned(),
                 kind: UseKind::ImportModule,
-                span: span(start, start + component.len(), sp, ep),
+                span: self.span_within(path_node, start, start + component.len()),
                 qualifier,
                 binding: Binding::Import,
             });
@@ -728,13 +741,54 @@ impl<'t> Walk<'t> {
             self.ty(type_arguments);
         }
         if let Some(arguments) = self.field(node, g.f_arguments) {
+            let expected = function.and_then(|f| self.mocked_method_argument(f));
             self.error_args += u32::from(error);
-            for argument in Self::named_children(arguments) {
+            for (i, argument) in Self::named_children(arguments).enumerate() {
+                if Some(i) == expected {
+                    self.mocked_method(argument);
+                }
                 // `make([]T, n)`, `new(T)`: types as arguments.
                 if self.is_type_node(argument) { self.ty(argument) } else { self.visit(argument) }
             }
             self.error_args -= u32::from(error);
         }
+    }
+
+    /// Which argument of a call names a method of a testify mock by string: the first of
+    /// `m.On("Fetch", …)` and `m.MethodCalled("Fetch", …)`, the second of
+    /// `m.AssertCalled(t, "Fetch", …)` and its kin.
+    fn mocked_method_argument(&self, function: Node<'t>) -> Option<usize> {
+        if function.kind_id() != self.g.selector_expression {
+            return None;
+        }
+        match self.bytes(self.field(function, self.g.f_field)?) {
+            b"On" | b"MethodCalled" => Some(0),
+            b"AssertCalled" | b"AssertNotCalled" | b"AssertNumberOfCalls" => Some(1),
+            _ => None,
+        }
+    }
+
+    /// A method name in a string that testify looks up by reflection (`m.On("Fetch", …)`): a
+    /// call of that method on a receiver whose type is unknown, as the mocked code will make it.
+    fn mocked_method(&mut self, argument: Node<'t>) {
+        if argument.kind_id() != self.g.interpreted_string_literal && argument.kind_id() != self.g.raw_string_literal {
+            return;
+        }
+        let literal = self.bytes(argument);
+        let Some(name) = literal.get(1..literal.len().saturating_sub(1)) else { return };
+        let identifier = name.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        if !identifier || literal.len() < 2 {
+            return;
+        }
+        let (start, end) = (argument.start_byte() + 1, argument.end_byte() - 1);
+        self.index.uses.push(Use {
+            name: String::from_utf8_lossy(name).into_owned(),
+            kind: UseKind::Call,
+            span: self.span_within(argument, start, end),
+            qualifier: None,
+            binding: Binding::Receiver,
+        });
     }
 
     fn is_type_node(&self, node: Node<'t>) -> bool {
