@@ -19,7 +19,17 @@
 //! - Parameters are never definitions: Go has no keyword arguments.
 //! - Local `:=`, `var` and `const` inside bodies are never definitions; they bind.
 //! - A comment block directly above a declaration is its documentation.
+//! - `go.mod` files are claimed too, and read for their module path alone
+//!   ([`Frontend::module_root`]): imports under it lead to the repository's directories, other
+//!   imports (the standard library, dependencies) out of it. A new package's qualified name is
+//!   then its import path.
+//! - A type reference (a type position, a composite literal's type) can only name a type.
+//! - testify looks mocked methods up by name: the method string of `m.On("Fetch", …)`,
+//!   `m.MethodCalled("Fetch", …)` and `m.AssertCalled(t, "Fetch", …)` (and `AssertNotCalled`,
+//!   `AssertNumberOfCalls`) is a call of `Fetch` on a receiver of unknown type. Other strings
+//!   name nothing.
 
+mod gomod;
 mod walk;
 
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, ModuleDefinition, UseKind};
@@ -35,10 +45,14 @@ impl Frontend for Go {
     }
 
     fn claims(&self, path: &str) -> bool {
-        path.ends_with(".go")
+        path.ends_with(".go") || is_go_mod(path)
     }
 
     fn extract(&self, text: &[u8]) -> FileIndex {
+        // A `go.mod` (which no Go source file can be mistaken for): its module path, nothing else.
+        if let Some(module) = gomod::module_path(text) {
+            return FileIndex { package: Some(module), ..FileIndex::default() };
+        }
         match parse_only(text) {
             Some(tree) => walk::extract(text, &tree),
             None => FileIndex::default(),
@@ -46,8 +60,11 @@ impl Frontend for Go {
     }
 
     /// The package's directory: `internal/server` for `internal/server/store.go`, empty at the
-    /// root.
+    /// root. A `go.mod` is no package: its name is its path, which no import spells.
     fn module_name(&self, path: &str, _index: &FileIndex) -> String {
+        if is_go_mod(path) {
+            return path.to_owned();
+        }
         directory(path).to_owned()
     }
 
@@ -58,10 +75,17 @@ impl Frontend for Go {
         }
     }
 
-    /// Go's namespaces are one: a method can be called or taken as a value, a field read or
-    /// called when it holds a function. Only keyword-like uses are narrower (the core's rule).
-    fn use_can_reach(&self, _def: DefKind, _use: UseKind) -> bool {
-        true
+    /// Go's namespaces are one for values: a method can be called or taken as a value, a field
+    /// read or called when it holds a function (keyword-like uses are the core's rule). A type
+    /// reference, though, names a type: the embedded `mock.Mock` of a struct is no use of
+    /// another struct's field `Mock`.
+    fn use_can_reach(&self, def: DefKind, use_: UseKind) -> bool {
+        match use_ {
+            UseKind::Type | UseKind::Instantiation => {
+                matches!(def, DefKind::Struct | DefKind::Interface | DefKind::Type | DefKind::TypeAlias)
+            }
+            _ => true,
+        }
     }
 
     /// Unexported: a lower-case first letter (or `_`).
@@ -83,6 +107,11 @@ impl Frontend for Go {
         &["*_test.go", "testdata/"]
     }
 
+    /// A `go.mod`'s module path.
+    fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
+        if is_go_mod(path) { index.package.clone() } else { None }
+    }
+
     fn module_definition(&self, path: &str, index: &FileIndex) -> ModuleDefinition {
         let dir = directory(path);
         let name = match index.package.as_deref() {
@@ -95,6 +124,10 @@ impl Frontend for Go {
     fn bare_parse(&self, text: &[u8]) -> usize {
         parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
     }
+}
+
+fn is_go_mod(path: &str) -> bool {
+    path == "go.mod" || path.ends_with("/go.mod")
 }
 
 fn directory(path: &str) -> &str {
@@ -156,5 +189,27 @@ mod tests {
         );
         let test = Go.extract(b"package server_test\n");
         assert_ne!(Go.namespace("internal/server/x_test.go", &test), Go.namespace("internal/server/store.go", &index));
+    }
+
+    #[test]
+    fn go_mod_roots_the_module() {
+        assert!(Go.claims("go.mod") && Go.claims("errors/go.mod") && !Go.claims("go.sum") && !Go.claims("xgo.mod"));
+        let manifest = Go.extract(b"module go.flipt.io/flipt/errors\n\ngo 1.21\n\nrequire x v1\n");
+        assert!(manifest.definitions.is_empty() && manifest.uses.is_empty() && manifest.errors.is_empty());
+        assert_eq!(Go.module_root("errors/go.mod", &manifest).as_deref(), Some("go.flipt.io/flipt/errors"));
+        // No import spells a manifest's module name.
+        assert_eq!(Go.module_name("errors/go.mod", &manifest), "errors/go.mod");
+        let source = Go.extract(b"package errors\n");
+        assert_eq!(Go.module_root("errors/errors.go", &source), None);
+    }
+
+    #[test]
+    fn type_references_name_types_only() {
+        assert!(Go.use_can_reach(DefKind::Struct, UseKind::Type));
+        assert!(Go.use_can_reach(DefKind::TypeAlias, UseKind::Instantiation));
+        assert!(!Go.use_can_reach(DefKind::Field, UseKind::Type));
+        assert!(!Go.use_can_reach(DefKind::Function, UseKind::Instantiation));
+        assert!(Go.use_can_reach(DefKind::Field, UseKind::Attribute));
+        assert!(Go.use_can_reach(DefKind::Type, UseKind::Call));
     }
 }

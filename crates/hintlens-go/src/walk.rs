@@ -8,7 +8,7 @@
 use crate::package_name_of;
 use hintlens_syntax::scope::{MODULE, ScopeKind, Scopes};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind, byte_span,
+    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind,
     comment_text, flatten_whitespace, quoted_path_components, span,
 };
 use std::sync::OnceLock;
@@ -164,6 +164,12 @@ impl<'t> Walk<'t> {
             keywords_from: Vec::new(),
         });
         id
+    }
+
+    /// The span of bytes `start..end` inside `node`, counted from the node's own position.
+    fn span_within(&self, node: Node<'t>, start: usize, end: usize) -> Span {
+        let at = node.start_position();
+        hintlens_syntax::span_within(self.src, (node.start_byte(), at.row, at.column), start, end)
     }
 
     /// The source of `from..to`, on one line.
@@ -323,7 +329,7 @@ impl<'t> Walk<'t> {
             self.index.uses.push(Use {
                 name: component.clone(),
                 kind: UseKind::ImportModule,
-                span: byte_span(self.src, start, end),
+                span: self.span_within(path_node, start, end),
                 qualifier,
                 binding: Binding::Import,
             });
@@ -724,13 +730,54 @@ impl<'t> Walk<'t> {
             self.ty(type_arguments);
         }
         if let Some(arguments) = self.field(node, g.f_arguments) {
+            let expected = function.and_then(|f| self.mocked_method_argument(f));
             self.error_args += u32::from(error);
-            for argument in Self::named_children(arguments) {
+            for (i, argument) in Self::named_children(arguments).enumerate() {
+                if Some(i) == expected {
+                    self.mocked_method(argument);
+                }
                 // `make([]T, n)`, `new(T)`: types as arguments.
                 if self.is_type_node(argument) { self.ty(argument) } else { self.visit(argument) }
             }
             self.error_args -= u32::from(error);
         }
+    }
+
+    /// Which argument of a call names a method of a testify mock by string: the first of
+    /// `m.On("Fetch", …)` and `m.MethodCalled("Fetch", …)`, the second of
+    /// `m.AssertCalled(t, "Fetch", …)` and its kin.
+    fn mocked_method_argument(&self, function: Node<'t>) -> Option<usize> {
+        if function.kind_id() != self.g.selector_expression {
+            return None;
+        }
+        match self.bytes(self.field(function, self.g.f_field)?) {
+            b"On" | b"MethodCalled" => Some(0),
+            b"AssertCalled" | b"AssertNotCalled" | b"AssertNumberOfCalls" => Some(1),
+            _ => None,
+        }
+    }
+
+    /// A method name in a string that testify looks up by reflection (`m.On("Fetch", …)`): a
+    /// call of that method on a receiver whose type is unknown, as the mocked code will make it.
+    fn mocked_method(&mut self, argument: Node<'t>) {
+        if argument.kind_id() != self.g.interpreted_string_literal && argument.kind_id() != self.g.raw_string_literal {
+            return;
+        }
+        let literal = self.bytes(argument);
+        let Some(name) = literal.get(1..literal.len().saturating_sub(1)) else { return };
+        let identifier = name.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        if !identifier || literal.len() < 2 {
+            return;
+        }
+        let (start, end) = (argument.start_byte() + 1, argument.end_byte() - 1);
+        self.index.uses.push(Use {
+            name: String::from_utf8_lossy(name).into_owned(),
+            kind: UseKind::Call,
+            span: self.span_within(argument, start, end),
+            qualifier: None,
+            binding: Binding::Receiver,
+        });
     }
 
     fn is_type_node(&self, node: Node<'t>) -> bool {

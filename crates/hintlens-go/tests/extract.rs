@@ -159,3 +159,26 @@ fn invalid_utf8_in_an_import_path_keeps_spans_inside_the_text() {
         }
     }
 }
+
+check!(
+    testify_mocks_name_methods_by_string,
+    r#"package fetch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/mock"
+)
+
+type fetcherMock struct{ mock.Mock }
+
+func TestFetch(t *testing.T) {
+	m := &fetcherMock{}
+	m.On("Fetch", mock.Anything).Return(nil)
+	m.AssertCalled(t, "Fetch", mock.Anything)
+	m.AssertNumberOfCalls(t, `Close`, 1)
+	m.On("not a name")
+	t.Log("Fetch")
+}
+"#
+);

@@ -298,7 +298,12 @@ impl Matcher<'_, '_> {
         match u.kind {
             // `a.b` in `from a.b import c` / `import a.b`: the module path up to this component.
             UseKind::ImportModule => {
-                let module = u.qualifier.as_deref().map(|q| using.frontend.import_target(using.path, &using.module, q));
+                // Out of the repository when the language's module roots say so (`errors` in
+                // `import "errors"` is the standard library's, whatever directories R has).
+                let module = match u.qualifier.as_deref() {
+                    Some(q) => Some(self.resolver.import_module(using, q)?),
+                    None => self.resolver.import_module(using, &u.name).map(|_| None)?,
+                };
                 let spelled: Vec<&str> = module.iter().flat_map(|m| components(m)).chain([u.name.as_str()]).collect();
                 (self.resolver.spelled(&spelled, &target, 0) == Reach::Resolved)
                     .then_some((Rule::Import, Resolution::Import))

@@ -50,7 +50,12 @@ pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file:
 pub(crate) fn new_module(db: &dyn Db, task: &crate::Task<'_>, changed: &ChangedFile<'_>) -> Option<Identifier> {
     let module = crate::newdefs::new_module(db, task, changed)?;
     let mut id = entry(&module.name, module.kind, Entity::Definition, &module.path, true);
-    id.qualified_name = module_name(db, changed.path, changed.file);
+    // A directory below a module root goes by its import path (`go.flipt.io/flipt/internal/limits`).
+    let language = changed.file.language(db);
+    let rooted = (module.path != changed.path)
+        .then(|| crate::resolve::rooted_name(db, task.reference, language, &module.path))
+        .flatten();
+    id.qualified_name = rooted.unwrap_or_else(|| module_name(db, changed.path, changed.file));
     let index = file_index(db, changed.file);
     id.doc.clone_from(&index.doc);
     id.signature = match module.kind {

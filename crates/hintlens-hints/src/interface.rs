@@ -534,11 +534,19 @@ fn declaration_name(text: &str) -> (String, Option<String>) {
             break;
         }
     }
-    // A Go receiver: `(f *Forwarder) ServeHTTP(…)`.
+    // A Go receiver: `(f *Forwarder) ServeHTTP(…)`; or Go's method expression, which names the
+    // method under its type: `(*LeveledLogger).Error` is `LeveledLogger.Error`.
     if rest.starts_with('(')
         && let Some(close) = rest.find(')')
     {
-        rest = rest[close + 1..].trim_start();
+        let after = &rest[close + 1..];
+        if let Some(method) = after.strip_prefix('.') {
+            let receiver = rest[1..close].trim().trim_start_matches('*').trim();
+            if IDENT.find(receiver).is_some_and(|m| m.as_str() == receiver) {
+                return declaration_name(&format!("{receiver}.{method}"));
+            }
+        }
+        rest = after.trim_start();
     }
     let signature = rest.contains('(').then(|| rest.to_owned());
     match IDENT.find(rest) {

@@ -47,16 +47,24 @@ pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>
     }
     let language = changed.file.language(db);
     let index = file_index(db, changed.file);
-    let module = db.frontend(language).module_definition(changed.path, index);
+    let frontend = db.frontend(language);
+    // A manifest (Go's `go.mod`) is no module of its own.
+    if frontend.module_root(changed.path, index).is_some() {
+        return None;
+    }
+    let module = frontend.module_definition(changed.path, index);
     if module.kind == DefKind::File
         && index.definitions.iter().any(|d| d.parent.is_none() && d.name == module.name && d.kind.is_type())
     {
         return None;
     }
     if module.path != changed.path {
-        // A directory module: new only if B had no file of its language directly in it.
+        // A directory module: new only if B had no source file of its language directly in it.
         let in_directory = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir) == module.path;
-        if task.base.iter().any(|(path, file)| in_directory(path) && file.language(db) == language) {
+        let source = |path: &str, file: SourceFile| {
+            file.language(db) == language && frontend.module_root(path, file_index(db, file)).is_none()
+        };
+        if task.base.iter().any(|(path, file)| in_directory(path) && source(path, file)) {
             return None;
         }
     }

@@ -8,7 +8,7 @@
 //! R, by path first and then by the frontend's module name, so only the files an answer needs
 //! are read.
 
-use hintlens_db::{Db, SnapshotIndex, SourceFile, file_index, module_name};
+use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, module_name};
 use hintlens_syntax::{FileIndex, Frontend, Import};
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
@@ -48,6 +48,7 @@ pub(crate) struct Using<'a> {
     pub index: &'a FileIndex,
     pub module: String,
     pub frontend: &'a dyn Frontend,
+    pub language: LanguageId,
 }
 
 impl<'a> Using<'a> {
@@ -57,17 +58,13 @@ impl<'a> Using<'a> {
             index: file_index(db, file),
             module: module_name(db, path, file),
             frontend: db.frontend(file.language(db)),
+            language: file.language(db),
         }
     }
 
     /// The import that binds `name` in this file (the last one, as in Python).
     pub fn import_binding(&self, name: &str) -> Option<&'a Import> {
         self.index.imports.iter().rev().find(|i| i.bound_name() == Some(name))
-    }
-
-    /// The module an import names, in the notation of module names.
-    fn target_module(&self, import: &Import) -> String {
-        self.frontend.import_target(self.path, &self.module, &import.module)
     }
 }
 
@@ -79,17 +76,56 @@ pub(crate) struct Resolver<'a> {
     /// built on first need.
     paths: OnceCell<Vec<(&'a str, Vec<&'a str>)>>,
     modules: RefCell<HashMap<String, Vec<(&'a str, SourceFile)>>>,
+    /// The module roots of R ([`Frontend::module_root`]), built on first need.
+    roots: OnceCell<Vec<Root>>,
+}
+
+/// A manifest naming the modules below its directory (Go's `go.mod`).
+struct Root {
+    language: LanguageId,
+    /// The manifest's directory, empty at the top.
+    dir: String,
+    name: String,
 }
 
 impl<'a> Resolver<'a> {
     pub fn new(db: &'a dyn Db, reference: &'a SnapshotIndex) -> Resolver<'a> {
-        Resolver { db, reference, paths: OnceCell::new(), modules: RefCell::default() }
+        Resolver { db, reference, paths: OnceCell::new(), modules: RefCell::default(), roots: OnceCell::new() }
+    }
+
+    /// The module an import written as `written` names, in the notation of module names; `None`
+    /// when the roots of the using file's language say it lies outside the repository.
+    pub fn import_module(&self, using: &Using<'_>, written: &str) -> Option<String> {
+        let module = using.frontend.import_target(using.path, &using.module, written);
+        let mut roots = self.roots().iter().filter(|r| r.language == using.language).peekable();
+        if roots.peek().is_none() {
+            return Some(module);
+        }
+        // The longest root name first: a nested module (`go.flipt.io/flipt/errors`) wins over
+        // the one around it.
+        roots.find_map(|root| {
+            let rest = module.strip_prefix(root.name.as_str())?;
+            let rest = match rest.strip_prefix('/') {
+                Some(rest) => rest,
+                None if rest.is_empty() => rest,
+                None => return None,
+            };
+            Some(match (root.dir.as_str(), rest) {
+                ("", rest) => rest.to_owned(),
+                (dir, "") => dir.to_owned(),
+                (dir, rest) => format!("{dir}/{rest}"),
+            })
+        })
+    }
+
+    fn roots(&self) -> &Vec<Root> {
+        self.roots.get_or_init(|| module_roots(self.db, self.reference))
     }
 
     /// Where `import`, followed by the names `after` (`import m` then `m.x.y`: `after` is
     /// `[x, y]`), leads.
     pub fn through_import(&self, using: &Using<'_>, import: &Import, after: &[&str], target: &Target<'_>) -> Reach {
-        let module = using.target_module(import);
+        let Some(module) = self.import_module(using, &import.module) else { return Reach::External };
         let mut path: Vec<&str> = components(&module).collect();
         match (&import.name, &import.alias) {
             (Some(name), _) => path.push(name),
@@ -116,7 +152,7 @@ impl<'a> Resolver<'a> {
             .iter()
             .filter(|i| i.wildcard)
             .map(|i| {
-                let module = using.target_module(i);
+                let Some(module) = self.import_module(using, &i.module) else { return Reach::External };
                 let mut path: Vec<&str> = components(&module).collect();
                 path.push(name);
                 path.extend_from_slice(after);
@@ -165,7 +201,7 @@ impl<'a> Resolver<'a> {
                 .max_by_key(|&(line, _)| line);
             for import in &using.index.imports {
                 let reach = if import.wildcard {
-                    let wildcard_module = using.target_module(import);
+                    let Some(wildcard_module) = self.import_module(&using, &import.module) else { continue };
                     let spelled: Vec<&str> =
                         components(&wildcard_module).chain([member]).chain(rest.iter().copied()).collect();
                     match self.spelled(&spelled, target, depth + 1) {
@@ -174,15 +210,19 @@ impl<'a> Resolver<'a> {
                         reach => reach,
                     }
                 } else if import.bound_name() == Some(member) {
-                    let imported = using.target_module(import);
-                    let mut spelled: Vec<&str> = components(&imported).collect();
-                    match &import.name {
-                        Some(name) => spelled.push(name),
-                        None if import.alias.is_none() => spelled.truncate(1),
-                        None => {}
+                    match self.import_module(&using, &import.module) {
+                        None => Reach::External,
+                        Some(imported) => {
+                            let mut spelled: Vec<&str> = components(&imported).collect();
+                            match &import.name {
+                                Some(name) => spelled.push(name),
+                                None if import.alias.is_none() => spelled.truncate(1),
+                                None => {}
+                            }
+                            spelled.extend_from_slice(rest);
+                            self.spelled(&spelled, target, depth + 1)
+                        }
                     }
-                    spelled.extend_from_slice(rest);
-                    self.spelled(&spelled, target, depth + 1)
                 } else {
                     continue;
                 };
@@ -227,6 +267,41 @@ impl<'a> Resolver<'a> {
     fn paths(&self) -> &Vec<(&'a str, Vec<&'a str>)> {
         self.paths.get_or_init(|| self.reference.iter().map(|(path, _)| (path, components(path).collect())).collect())
     }
+}
+
+/// Every module root of a snapshot, longest name first.
+fn module_roots(db: &dyn Db, snapshot: &SnapshotIndex) -> Vec<Root> {
+    let mut roots: Vec<Root> = snapshot
+        .iter()
+        .filter_map(|(path, file)| {
+            let language = file.language(db);
+            let name = db.frontend(language).module_root(path, file_index(db, file))?;
+            let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+            Some(Root { language, dir, name })
+        })
+        .collect();
+    roots.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.name.cmp(&b.name)));
+    roots
+}
+
+/// The name a directory module goes by below the root of its language that holds it (the
+/// import path `go.flipt.io/flipt/internal/limits` of the directory `internal/limits`), if one
+/// does.
+pub(crate) fn rooted_name(db: &dyn Db, snapshot: &SnapshotIndex, language: LanguageId, dir: &str) -> Option<String> {
+    module_roots(db, snapshot)
+        .into_iter()
+        .filter(|r| r.language == language)
+        .filter_map(|r| {
+            let rest = match r.dir.as_str() {
+                "" => dir,
+                root => {
+                    dir.strip_prefix(root).and_then(|rest| rest.strip_prefix('/').or(rest.is_empty().then_some("")))?
+                }
+            };
+            Some((r.dir.len(), if rest.is_empty() { r.name } else { format!("{}/{rest}", r.name) }))
+        })
+        .max_by_key(|(depth, _)| *depth)
+        .map(|(_, name)| name)
 }
 
 /// The components of a module name or path: split at `.` and `/` (`pkg.mod`, `src/pkg/mod.py`,

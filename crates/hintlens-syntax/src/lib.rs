@@ -609,6 +609,18 @@ pub trait Frontend: Send + Sync + 'static {
         ModuleDefinition { name: file_definition_name(&module).to_owned(), kind: DefKind::File, path: path.to_owned() }
     }
 
+    /// The name a manifest gives the modules of the tree below its directory: Go's `go.mod`
+    /// (`module go.flipt.io/flipt` — the package in `internal/server` beside it is imported as
+    /// `go.flipt.io/flipt/internal/server`). A frontend that claims such manifests answers for
+    /// them (reading the name from the index its `extract` made) and `None` for source files.
+    /// Where the reference snapshot holds roots of a language, an import of that language leads
+    /// to the directory below the root whose name prefixes it, and out of the repository (the
+    /// standard library, a dependency) when no root's name does.
+    fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
+        let _ = (path, index);
+        None
+    }
+
     /// Parses `text` and does nothing else: the baseline extraction speed is measured against.
     /// Returns a number derived from the tree so the parse cannot be optimised away.
     fn bare_parse(&self, text: &[u8]) -> usize;
@@ -645,15 +657,21 @@ pub fn span(start_byte: usize, end_byte: usize, start: (usize, usize), end: (usi
     }
 }
 
-/// The span of bytes `start..end` of `src` (clamped to it), for a range inside one node — an
-/// import path's component — that no syntax node spans.
-pub fn byte_span(src: &[u8], start: usize, end: usize) -> Span {
+/// The span of bytes `start..end` of `src` inside a node that begins at byte `anchor.0`, line
+/// `anchor.1`, column `anchor.2` — an import path's component, a name inside a string — which
+/// no syntax node spans. Positions are counted from the anchor, not from the file's start, so a
+/// file of many such ranges costs no more than its text. The range is clamped to the text.
+pub fn span_within(src: &[u8], anchor: (usize, usize, usize), start: usize, end: usize) -> Span {
+    let (from, row, column) = anchor;
     let end = end.min(src.len());
-    let start = start.min(end);
+    let from = from.min(end);
+    let start = start.clamp(from, end);
     let position = |at: usize| {
-        let before = &src[..at];
-        let row = before.iter().filter(|&&b| b == b'\n').count();
-        (row, at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1))
+        let between = &src[from..at];
+        match between.iter().rposition(|&b| b == b'\n') {
+            None => (row, column + between.len()),
+            Some(last) => (row + between.iter().filter(|&&b| b == b'\n').count(), between.len() - last - 1),
+        }
     };
     span(start, end, position(start), position(end))
 }
@@ -716,8 +734,11 @@ mod tests {
         let open = b"'lib/x";
         let parts = quoted_path_components(open, 0, open.len());
         assert_eq!((parts[1].0, parts[1].1, parts[1].2.as_str()), (5, 6, "x"));
-        let s = byte_span(b"ab\ncd", 3, 99);
+        let s = span_within(b"ab\ncd", (0, 0, 0), 3, 99);
         assert_eq!((s.start.line, s.start.column, s.end_byte), (1, 0, 5));
+        // From an anchor at line 7, column 4 (byte 2 of this text).
+        let s = span_within(b"x 'a\nbc'", (2, 7, 4), 3, 7);
+        assert_eq!((s.start.line, s.start.column, s.end.line, s.end.column), (7, 5, 8, 2));
     }
 
     #[test]

@@ -6,8 +6,8 @@
 use crate::grammar::Grammar;
 use hintlens_syntax::scope::{ScopeKind, Scopes};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind, byte_span,
-    comment_text, flatten_whitespace, quoted_path_components, span,
+    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind,
+    comment_text, flatten_whitespace, quoted_path_components, span, span_within,
 };
 use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
@@ -889,6 +889,8 @@ impl<'t> Walk<'t> {
 
     /// Each component of a module specifier is a use of the module it names.
     fn module_path_uses(&mut self, string: Node<'t>) {
+        let at = string.start_position();
+        let anchor = (string.start_byte(), at.row, at.column);
         let mut prefix = String::new();
         for (start, end, component) in quoted_path_components(self.src, string.start_byte(), string.end_byte()) {
             if component.is_empty() || component == "." || component == ".." {
@@ -903,7 +905,7 @@ impl<'t> Walk<'t> {
             let name = if name.is_empty() { component.clone() } else { name };
             let qualifier = (!prefix.is_empty()).then(|| prefix.trim_end_matches('/').to_owned());
             self.index.uses.push(Use {
-                span: byte_span(self.src, start, (start + name.len()).min(end)),
+                span: span_within(self.src, anchor, start, (start + name.len()).min(end)),
                 name,
                 kind: UseKind::ImportModule,
                 qualifier,

@@ -264,6 +264,16 @@ fn go_and_markdown_layouts() {
         read("Function: func (f *Forwarder) ServeHTTP(rw http.ResponseWriter, r *http.Request)"),
         ["ServeHTTP | Function | - | -"]
     );
+    // flipt-8bd3604d, flipt-c188284f: Go's method expressions, pointer receiver or not.
+    assert_eq!(
+        read(
+            "Name: `(*LeveledLogger).Error`\nType: Method\nLocation: `internal/server/audit/template/leveled_logger.go`\n\nName: `(ECR).Credential`\nType: method\nPath: `internal/oci/ecr/ecr.go`"
+        ),
+        [
+            "Error | Method | internal/server/audit/template/leveled_logger.go | LeveledLogger",
+            "Credential | method | internal/oci/ecr/ecr.go | ECR"
+        ]
+    );
     // protonmail-5f0745dd: keys without colons, values on the next line.
     assert_eq!(
         read(
