@@ -194,7 +194,9 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
     let reference =
         build_reference(&base, &NoBlobs, patch.as_bytes(), test_patch.as_bytes()).map_err(|e| e.to_string())?;
     let db = Database::new(hintlens_batch::frontends());
-    let documentation = documentation_text(&patch, |path| db.language_of(path).is_none());
+    let documentation = documentation_text(&patch, |path| {
+        db.language_of(path).is_none() && hintlens_snapshot::source_extension(path).is_none()
+    });
     let fields = TaskFields {
         instance_id: &scenario.title,
         interface: scenario.interface.as_deref(),

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 #[derive(Clone, Copy, Default)]
 pub struct TaskExtras<'a> {
     /// Without `documentation`, the documentation change is read from the code patch's files
-    /// that no frontend claims.
+    /// that are no source code (source no frontend reads is unread code, not documentation).
     pub fields: TaskFields<'a>,
     pub options: SelectOptions,
     /// Asked for descriptions when a requested projection wants them; never contacted
@@ -34,7 +34,9 @@ pub(crate) fn compute(
     let patch_documentation;
     let mut fields = extras.fields;
     if fields.documentation.is_none() {
-        patch_documentation = documentation_text(code_patch, |path| db.language_of(path).is_none());
+        patch_documentation = documentation_text(code_patch, |path| {
+            db.language_of(path).is_none() && hintlens_snapshot::source_extension(path).is_none()
+        });
         fields.documentation = Some(&patch_documentation);
     }
     for &policy in selections {
