@@ -25,8 +25,9 @@
 //! error_msg "width must be positive" @ tests/test_api.py:9
 //! ```
 //!
-//! A policy's block may name options after it: `fea --compat fea`. An empty block means "this
-//! policy selects nothing". `HINTLENS_BLESS=1 cargo test -p hintlens-tests --test scenarios`
+//! A policy's block may name options after it: `fea --compat fea`; `--by-path` last tells code
+//! from test as a commit's diff does (by path, and by the test regions of source files) instead
+//! of by the stages. An empty block means "this policy selects nothing". `HINTLENS_BLESS=1 cargo test -p hintlens-tests --test scenarios`
 //! rewrites the blocks that differ with what the pipeline selects (review the diff). A `text problem` block is the issue text, a `text interface` block a
 //! SWE-bench Pro interface, and non-source files of the code stage (```` ```md code docs/x.md ````)
 //! are the documentation change.
@@ -34,9 +35,9 @@
 use hintlens_db::Database;
 use hintlens_hints::{
     Compat, Entity, Identifier, Projection, SelectOptions, Selection, Task, TaskFields, documentation_text, render,
-    select_with,
+    select_with, split_test_regions,
 };
-use hintlens_snapshot::{NoBlobs, Snapshot, build_reference};
+use hintlens_snapshot::{NoBlobs, Snapshot, build_reference, changes_between};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -60,8 +61,13 @@ pub fn parse_policy(name: &str) -> Result<(Selection, SelectOptions), String> {
     let policy: Selection = words.next().unwrap_or_default().parse()?;
     let mut options = SelectOptions::default();
     while let Some(word) = words.next() {
-        match (word, words.next()) {
-            ("--compat", Some(bench)) => options.compat = Some(bench.parse::<Compat>()?),
+        match word {
+            // Read by `run`: which change sets the policy sees.
+            "--by-path" => {}
+            "--compat" => match words.next() {
+                Some(bench) => options.compat = Some(bench.parse::<Compat>()?),
+                None => return Err(format!("`--compat` wants a benchmark in block `{name}`")),
+            },
             _ => return Err(format!("unknown option `{word}` in block `{name}`")),
         }
     }
@@ -212,10 +218,21 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
         test: &reference.test,
         problem_statement: &scenario.problem_statement,
     };
+    // `--by-path`: code and test told apart as a commit's diff is, by path and by the test
+    // regions of source files, instead of by the stages.
+    let by_path = {
+        let test_paths = db.test_paths();
+        let (code, test) = changes_between(&base, &reference.snapshot, &NoBlobs, |p| test_paths.is_test(p))
+            .map_err(|e| e.to_string())?;
+        split_test_regions(&db, &reference_index, code, test)
+    };
+    let by_path_task = Task { code: &by_path.0, test: &by_path.1, ..task };
     let mut selections = BTreeMap::new();
     for name in scenario.expected.keys() {
+        let by_path = name.split_whitespace().any(|w| w == "--by-path");
         let (policy, options) = parse_policy(name)?;
-        selections.insert(name.clone(), select_with(&db, &task, &fields, policy, &options));
+        let task = if by_path { &by_path_task } else { &task };
+        selections.insert(name.clone(), select_with(&db, task, &fields, policy, &options));
     }
     Ok(Outcome { selections, patch, test_patch })
 }

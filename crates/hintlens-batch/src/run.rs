@@ -5,7 +5,7 @@ use crate::hints::{TaskExtras, compute};
 use crate::record::{Coverage, ErrorKind, TaskError, TaskOutput, error_record, ok_record};
 use crate::repos::RepoLocator;
 use hintlens_db::Database;
-use hintlens_hints::{DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields};
+use hintlens_hints::{DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields, split_test_regions};
 use hintlens_snapshot::{Patch, Reference, Repository, build_reference, changes_between};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -84,14 +84,16 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     };
     let patched =
         || build_reference(&base, &reader, spec.patch.as_bytes(), spec.test_patch.as_bytes()).map_err(patch_error);
-    let reference = match spec.reference_from {
-        ReferenceFrom::Patches => patched()?,
-        ReferenceFrom::Commit => from_commit(None)?,
+    // Whether code and test were told apart by path (a commit's diff), which cannot see the test
+    // regions of source files.
+    let (reference, by_path) = match spec.reference_from {
+        ReferenceFrom::Patches => (patched()?, false),
+        ReferenceFrom::Commit => (from_commit(None)?, true),
         ReferenceFrom::Auto => match patched() {
-            Ok(r) => r,
+            Ok(r) => (r, false),
             // A record naming paths outside the repository is refused, not worked around.
             Err(e) if spec.reference_commit.is_some() && e.kind != ErrorKind::UnsafePath => {
-                from_commit(Some(format!("the patches do not apply at the base commit ({})", e.message)))?
+                (from_commit(Some(format!("the patches do not apply at the base commit ({})", e.message)))?, true)
             }
             Err(e) => return Err(e),
         },
@@ -109,14 +111,16 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     let git = |e: hintlens_snapshot::Error| TaskError::new(ErrorKind::Git, e.to_string());
     let base_index = db.index_snapshot(&base, || repo.reader()).map_err(git)?;
     let reference_index = db.index_snapshot(&reference.snapshot, || repo.reader()).map_err(git)?;
+    let Reference { code, test, notes: reference_notes, .. } = reference;
+    let (code, test) = if by_path { split_test_regions(db, &reference_index, code, test) } else { (code, test) };
     let task = Task {
         base: &base_index,
         reference: &reference_index,
-        code: &reference.code,
-        test: &reference.test,
+        code: &code,
+        test: &test,
         problem_statement: spec.problem_statement,
     };
-    let mut notes = reference.notes.clone();
+    let mut notes = reference_notes;
     if coverage.unread_source_files > 0 {
         notes.push(format!(
             "{} changed source files were not read ({}): no frontend reads them",

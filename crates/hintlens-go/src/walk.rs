@@ -8,9 +8,10 @@
 use crate::package_name_of;
 use hintlens_syntax::scope::{MODULE, ScopeKind, Scopes};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind,
-    comment_text, flatten_whitespace, quoted_path_components, span,
+    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, Use, UseKind, comment_text,
+    flatten_whitespace, quoted_path_components,
 };
+use hintlens_tree::span_of;
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node, Tree};
 
@@ -28,7 +29,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
         error_args: 0,
     };
     walk.source_file(root);
-    walk.errors(root);
+    walk.index.errors = hintlens_tree::syntax_errors(root);
     let Walk { mut index, scopes, .. } = walk;
     scopes.finish(&mut index.uses);
     index
@@ -1035,38 +1036,6 @@ impl<'t> Walk<'t> {
         let value = string_content(self.bytes(node));
         self.index.strings.push(StringLiteral { value, span: span_of(node), error_context: self.error_args > 0 });
     }
-
-    fn errors(&mut self, root: Node<'t>) {
-        if !root.has_error() {
-            return;
-        }
-        let mut cursor = root.walk();
-        loop {
-            let node = cursor.node();
-            let message = if node.is_error() {
-                Some("syntax error".to_owned())
-            } else if node.is_missing() {
-                Some(format!("missing `{}`", node.kind()))
-            } else {
-                None
-            };
-            let descend = match message {
-                Some(message) => {
-                    self.index.errors.push(SyntaxError { span: span_of(node), message });
-                    false
-                }
-                None => node.has_error(),
-            };
-            if descend && cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
-        }
-    }
 }
 
 /// A string literal's content: quotes removed, escapes left as written.
@@ -1080,11 +1049,6 @@ fn string_content(literal: &[u8]) -> String {
 /// A field id as `children_by_field_id` takes it (ids are checked non-zero at start-up).
 fn nz(id: u16) -> std::num::NonZeroU16 {
     std::num::NonZeroU16::new(id).expect("field ids are non-zero")
-}
-
-fn span_of(node: Node) -> Span {
-    let (start, end) = (node.start_position(), node.end_position());
-    span(node.start_byte(), node.end_byte(), (start.row, start.column), (end.row, end.column))
 }
 
 /// Numeric kind and field ids of tree-sitter-go, resolved once per process.

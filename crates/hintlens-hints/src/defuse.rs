@@ -85,7 +85,7 @@ fn collect<'a>(
     }
     let matcher = Matcher { db, resolver, usings: &usings, direction };
     for changed in changed_files(task, defining) {
-        for def in new_definitions(db, task, &changed) {
+        for def in new_definitions(db, task, &changed, direction) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
                 continue;
             }
@@ -138,7 +138,10 @@ struct NewDef {
     keyword_owners: Vec<(String, String)>,
 }
 
-fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> Vec<NewDef> {
+/// The definitions `changed` makes new on the side that defines in `direction`. A file's test
+/// regions ([`hintlens_syntax::FileIndex::tests`]) are the test side's: what is defined there
+/// is never the code's, and a source file both changes touch defines for the tests only there.
+fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>, direction: Direction) -> Vec<NewDef> {
     let (path, file) = (changed.path, changed.file);
     let index = file_index(db, file);
     let frontend = db.frontend(file.language(db));
@@ -154,8 +157,14 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>) -> V
         index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
     let mut out = Vec::new();
     let mut takers_of: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    let also_code = task.code.files.contains_key(changed.path);
     for (i, d) in index.definitions.iter().enumerate() {
-        if at_base.contains(&(qualified[i].clone(), d.kind)) {
+        let in_tests = index.in_tests(d.name_span.start.line);
+        let side_ok = match direction {
+            Direction::CodeToTest => !in_tests,
+            Direction::TestToCode => in_tests || !also_code || index.tests.is_empty(),
+        };
+        if !side_ok || at_base.contains(&(qualified[i].clone(), d.kind)) {
             continue;
         }
         // Nobody chooses a constructor's name or a special method's: never a hint of its own.

@@ -2,7 +2,7 @@
 //! the definitions of R that B did not have.
 
 use crate::Task;
-use hintlens_db::{Db, SourceFile, file_index, qualified_name};
+use hintlens_db::{Db, SnapshotIndex, SourceFile, file_index, qualified_name};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
 use hintlens_syntax::{DefId, DefKind, ModuleDefinition};
 use std::collections::HashSet;
@@ -81,12 +81,52 @@ pub(crate) fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<Def
         }
         None => HashSet::new(),
     };
-    file_index(db, changed.file)
+    let index = file_index(db, changed.file);
+    index
         .definitions
         .iter()
         .enumerate()
         .filter(|(_, d)| d.kind != DefKind::Parameter)
+        // A `#[cfg(test)]` module's helpers are the tests', whichever change adds them.
+        .filter(|(_, d)| !index.in_tests(d.name_span.start.line))
         .filter(|(_, d)| !at_base.contains(&(qualified_name(db, changed.path, changed.file, &d.local_name), d.kind)))
         .map(|(i, _)| i as DefId)
         .collect()
+}
+
+/// Moves what the code change adds inside the test regions of source files (Rust's
+/// `#[cfg(test)]` modules and `#[test]` functions, [`hintlens_syntax::FileIndex::tests`]) to the
+/// test change. For changes split by path — a commit's diff, the editor's work tree — which
+/// cannot see those regions; a benchmark's own patches say what is test and are left as they are.
+pub fn split_test_regions(
+    db: &dyn Db,
+    reference: &SnapshotIndex,
+    mut code: ChangeSet,
+    mut test: ChangeSet,
+) -> (ChangeSet, ChangeSet) {
+    for (path, change) in code.files.iter_mut() {
+        let Some(file) = reference.get(path) else { continue };
+        if change.added_lines.is_empty() {
+            continue;
+        }
+        let index = file_index(db, file);
+        if index.tests.is_empty() {
+            continue;
+        }
+        let (moved, kept): (Vec<u32>, Vec<u32>) = change.added_lines.iter().partition(|&&line| index.in_tests(line));
+        if moved.is_empty() {
+            continue;
+        }
+        change.added_lines = kept;
+        let entry = test.files.entry(path.clone()).or_insert_with(|| FileChange {
+            status: change.status,
+            old_path: change.old_path.clone(),
+            added_lines: Vec::new(),
+            binary: false,
+        });
+        entry.added_lines.extend(moved);
+        entry.added_lines.sort_unstable();
+        entry.added_lines.dedup();
+    }
+    (code, test)
 }

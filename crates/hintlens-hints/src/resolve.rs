@@ -98,14 +98,17 @@ impl<'a> Resolver<'a> {
     pub fn import_module(&self, using: &Using<'_>, written: &str) -> Option<String> {
         let module = using.frontend.import_target(using.path, &using.module, written);
         let mut roots = self.roots().iter().filter(|r| r.language == using.language).peekable();
-        if roots.peek().is_none() {
+        // A module the frontend resolved against the importing file (Rust's `crate::`,
+        // `super::`) is the repository's already.
+        if roots.peek().is_none() || module != written {
             return Some(module);
         }
         // The longest root name first: a nested module (`go.flipt.io/flipt/errors`) wins over
         // the one around it.
         roots.find_map(|root| {
             let rest = module.strip_prefix(root.name.as_str())?;
-            let rest = match rest.strip_prefix('/') {
+            // Go paths go on with `/`, Rust paths (`clap.builder`) with `.`.
+            let rest = match rest.strip_prefix(['/', '.']) {
                 Some(rest) => rest,
                 None if rest.is_empty() => rest,
                 None => return None,

@@ -17,6 +17,7 @@ use hintlens_syntax::{
     Binding, DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError,
     Use, UseKind, flatten_whitespace, line_around, reads_exception_message, span,
 };
+use hintlens_tree::span_of;
 use std::borrow::Cow;
 use std::num::NonZeroU16;
 use std::ops::Range;
@@ -1265,11 +1266,6 @@ fn has_pair(a: u8, b: u8, text: &[u8]) -> bool {
 
 fn bytes<'s>(src: &'s [u8], node: Node) -> &'s [u8] {
     src.get(node.byte_range()).unwrap_or_default()
-}
-
-fn span_of(node: Node) -> Span {
-    let (start, end) = (node.start_position(), node.end_position());
-    span(node.start_byte(), node.end_byte(), (start.row, start.column), (end.row, end.column))
 }
 
 #[cfg(test)]

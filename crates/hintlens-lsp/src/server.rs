@@ -223,6 +223,7 @@ impl Server {
             reference: tree.index(),
             code,
             test,
+            changes: std::sync::OnceLock::new(),
             config: self.config.clone(),
             statement: self.statement.clone(),
             open: self.documents.keys().cloned().collect(),

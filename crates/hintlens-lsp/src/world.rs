@@ -34,8 +34,11 @@ pub(crate) struct World {
     pub root: Root,
     pub base: Arc<Base>,
     pub reference: SnapshotIndex,
+    /// The work tree's changes told apart by path; [`World::changes`] moves what lies in the
+    /// test regions of source files to the test side.
     pub code: ChangeSet,
     pub test: ChangeSet,
+    pub changes: OnceLock<(ChangeSet, ChangeSet)>,
     pub config: Arc<Config>,
     pub statement: Option<Statement>,
     /// Paths of open documents, so that a buffer no frontend claims is known (and empty)
@@ -69,12 +72,21 @@ impl Document {
 }
 
 impl World {
-    pub(crate) fn task(&self) -> Task<'_> {
+    /// The code and test changes, with what the code change adds inside `#[cfg(test)]` modules
+    /// and `#[test]` functions counted as the tests'.
+    pub(crate) fn changes(&self, db: &Database) -> &(ChangeSet, ChangeSet) {
+        self.changes.get_or_init(|| {
+            hintlens_hints::split_test_regions(db, &self.reference, self.code.clone(), self.test.clone())
+        })
+    }
+
+    pub(crate) fn task(&self, db: &Database) -> Task<'_> {
+        let (code, test) = self.changes(db);
         Task {
             base: &self.base.index,
             reference: &self.reference,
-            code: &self.code,
-            test: &self.test,
+            code,
+            test,
             problem_statement: self.statement.as_ref().and_then(|s| s.text.as_deref()).unwrap_or_default(),
         }
     }
@@ -82,7 +94,7 @@ impl World {
     /// One policy's selection, computed once per generation.
     pub(crate) fn selection(&self, db: &Database, policy: Selection) -> Arc<Vec<Identifier>> {
         let slot = Selection::ALL.iter().position(|&p| p == policy).expect("every policy is in Selection::ALL");
-        self.selections[slot].get_or_init(|| Arc::new(select(db, &self.task(), policy))).clone()
+        self.selections[slot].get_or_init(|| Arc::new(select(db, &self.task(db), policy))).clone()
     }
 
     /// Every policy's selection.

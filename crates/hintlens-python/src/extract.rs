@@ -9,8 +9,8 @@ use crate::grammar::{Grammar, Kind, grammar};
 use crate::text::{cleandoc, flatten, is_constant_name, is_keyword};
 use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind, Scopes};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError,
-    Use, UseKind, line_around, reads_exception_message, span,
+    Binding, DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, StringLiteral, Use, UseKind,
+    line_around, reads_exception_message,
 };
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -51,7 +51,7 @@ pub(crate) fn extract(text: &[u8]) -> FileIndex {
         param_scope: MODULE,
     };
     walk.index.doc = walk.body(root);
-    walk.errors(root);
+    walk.index.errors = hintlens_tree::syntax_errors(root);
     let Walk { mut index, scopes, .. } = walk;
     scopes.finish(&mut index.uses);
     index
@@ -132,11 +132,6 @@ impl<'t> Walk<'t> {
 
     fn text(&self, node: Node) -> String {
         lossy(self.bytes(node))
-    }
-
-    fn span(node: Node) -> Span {
-        let (start, end) = (node.start_position(), node.end_position());
-        span(node.start_byte(), node.end_byte(), (start.row, start.column), (end.row, end.column))
     }
 
     /// Calls `f` with each named child, skipping comments, line continuations and the
@@ -299,7 +294,13 @@ impl<'t> Walk<'t> {
                 Binding::Free
             }
         };
-        self.index.uses.push(Use { name: self.text(name), kind, span: Self::span(name), qualifier, binding });
+        self.index.uses.push(Use {
+            name: self.text(name),
+            kind,
+            span: hintlens_tree::span_of(name),
+            qualifier,
+            binding,
+        });
     }
 
     fn local_name(&self, parent: Option<DefId>, name: &str) -> String {
@@ -325,8 +326,8 @@ impl<'t> Walk<'t> {
             name,
             local_name,
             kind,
-            span: Self::span(whole),
-            name_span: Self::span(name_node),
+            span: hintlens_tree::span_of(whole),
+            name_span: hintlens_tree::span_of(name_node),
             signature,
             doc: None,
             parent,
@@ -621,7 +622,11 @@ impl<'t> Walk<'t> {
         // Reserved before the interpolations are walked, which may hold strings of their own.
         let slot = self.index.strings.len();
         let error_context = self.in_string == 0 && (self.error_depth > 0 || self.in_message_assertion(node));
-        self.index.strings.push(StringLiteral { value: String::new(), span: Self::span(node), error_context });
+        self.index.strings.push(StringLiteral {
+            value: String::new(),
+            span: hintlens_tree::span_of(node),
+            error_context,
+        });
         self.in_string += 1;
         let mut value = String::new();
         self.each_child(node, |s, part| match s.kind(part) {
@@ -1030,7 +1035,7 @@ impl<'t> Walk<'t> {
                 s.index.uses.push(Use {
                     name: s.text(name),
                     kind: UseKind::Fixture,
-                    span: Self::span(name),
+                    span: hintlens_tree::span_of(name),
                     qualifier: None,
                     binding: Binding::Free,
                 });
@@ -1277,43 +1282,6 @@ impl<'t> Walk<'t> {
     }
 
     // ----- errors ---------------------------------------------------------------------------
-
-    /// Records ERROR and MISSING nodes, descending only where the tree says an error is.
-    fn errors(&mut self, root: Node<'t>) {
-        if !root.has_error() {
-            return;
-        }
-        let mut cursor = root.walk();
-        loop {
-            let node = cursor.node();
-            let message = if node.is_error() {
-                Some("syntax error".to_owned())
-            } else if node.is_missing() {
-                Some(if node.is_named() {
-                    format!("missing {}", node.kind())
-                } else {
-                    format!("missing `{}`", node.kind())
-                })
-            } else {
-                None
-            };
-            let descend = match message {
-                Some(message) => {
-                    self.index.errors.push(SyntaxError { span: Self::span(node), message });
-                    false
-                }
-                None => node.has_error(),
-            };
-            if descend && cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
-        }
-    }
 }
 
 fn lossy(bytes: &[u8]) -> String {

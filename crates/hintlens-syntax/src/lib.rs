@@ -85,6 +85,8 @@ pub enum DefKind {
     Variant,
     /// A property of a TypeScript interface or object type, or a class property.
     Property,
+    /// A Rust `static` item.
+    Static,
 }
 
 impl DefKind {
@@ -115,11 +117,12 @@ impl DefKind {
             DefKind::Package => "package",
             DefKind::Variant => "variant",
             DefKind::Property => "property",
+            DefKind::Static => "static",
         }
     }
 
     /// Every kind, for parsers of the string form and for exhaustive tests.
-    pub const ALL: [DefKind; 25] = [
+    pub const ALL: [DefKind; 26] = [
         DefKind::File,
         DefKind::Class,
         DefKind::Interface,
@@ -145,6 +148,7 @@ impl DefKind {
         DefKind::Package,
         DefKind::Variant,
         DefKind::Property,
+        DefKind::Static,
     ];
 
     pub fn parse(s: &str) -> Option<DefKind> {
@@ -439,6 +443,12 @@ pub struct FileIndex {
     /// The module docstring / the primary type's Javadoc, if any.
     pub doc: Option<String>,
     pub errors: Vec<SyntaxError>,
+    /// Regions of the file that are test code although the file's path does not say so: Rust's
+    /// `#[cfg(test)]` modules and `#[test]` functions in a source file. What a change adds
+    /// there is the test change when changes are split by path (a commit's diff, the editor's
+    /// work tree), and what is defined there is never the code change's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tests: Vec<Span>,
 }
 
 impl FileIndex {
@@ -509,7 +519,15 @@ impl FileIndex {
         for e in &self.errors {
             let _ = writeln!(out, "error @{}:{} {}", e.span.start.line, e.span.start.column, e.message);
         }
+        for t in &self.tests {
+            let _ = writeln!(out, "tests @{}-{}", t.start.line, t.end.line);
+        }
         out
+    }
+
+    /// Whether line `line` (zero-based) lies in one of the file's [`FileIndex::tests`] regions.
+    pub fn in_tests(&self, line: u32) -> bool {
+        self.tests.iter().any(|t| t.start.line <= line && line <= t.end.line)
     }
 
     /// The chain of enclosing definitions, innermost first.
@@ -580,8 +598,10 @@ pub trait Frontend: Send + Sync + 'static {
 
     /// The repository-wide module an import names, in the notation of
     /// [`Frontend::module_name`]: Python resolves leading dots against the importing module
-    /// (`importing_module`, the module name of `importing_path`). The default is the module as
-    /// written.
+    /// (`importing_module`, the module name of `importing_path`), Rust `crate::`, `self::` and
+    /// `super::`. The default is the module as written. A module returned other than as written
+    /// is taken to be the repository's; one returned as written goes through the module roots
+    /// ([`Frontend::module_root`]) where the language has any.
     fn import_target(&self, importing_path: &str, importing_module: &str, module: &str) -> String {
         let _ = (importing_path, importing_module);
         module.to_owned()
@@ -611,7 +631,8 @@ pub trait Frontend: Send + Sync + 'static {
 
     /// The name a manifest gives the modules of the tree below its directory: Go's `go.mod`
     /// (`module go.flipt.io/flipt` — the package in `internal/server` beside it is imported as
-    /// `go.flipt.io/flipt/internal/server`). A frontend that claims such manifests answers for
+    /// `go.flipt.io/flipt/internal/server`), a Rust crate's `Cargo.toml` (`name = "clap"` —
+    /// `clap::builder` is the module `builder` of the crate's `src/`). A frontend that claims such manifests answers for
     /// them (reading the name from the index its `extract` made) and `None` for source files.
     /// Where the reference snapshot holds roots of a language, an import of that language leads
     /// to the directory below the root whose name prefixes it, and out of the repository (the

@@ -17,6 +17,8 @@ pub const MODULE: ScopeId = 0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScopeKind {
+    /// The file's scope, or a module nested in it (Rust's `mod x { … }`), which sees nothing of
+    /// the scopes around it: their names reach it only through imports.
     Module,
     /// A Python class body: its names are visible in the body itself, not in the methods nested
     /// in it.
@@ -135,6 +137,10 @@ impl Scopes {
             let visible = kind != ScopeKind::Class || scope == from;
             if visible && let Some(&binding) = self.bound.get(&(scope, hash)) {
                 return binding;
+            }
+            // A module sees none of the names around it (Rust's inline `mod x { … }`).
+            if kind == ScopeKind::Module {
+                return Binding::Free;
             }
             match parent {
                 Some(p) => scope = p,

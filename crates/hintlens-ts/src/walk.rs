@@ -6,9 +6,10 @@
 use crate::grammar::Grammar;
 use hintlens_syntax::scope::{ScopeKind, Scopes};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Import, Span, StringLiteral, SyntaxError, Use, UseKind,
-    comment_text, flatten_whitespace, quoted_path_components, span, span_within,
+    Binding, DefId, DefKind, Definition, FileIndex, Import, StringLiteral, Use, UseKind, comment_text,
+    flatten_whitespace, quoted_path_components, span_within,
 };
+use hintlens_tree::span_of;
 use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
 
@@ -28,7 +29,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex
         fields_seen: HashSet::new(),
     };
     walk.statements(root, None);
-    walk.errors(root);
+    walk.index.errors = hintlens_tree::syntax_errors(root);
     let Walk { mut index, scopes, .. } = walk;
     scopes.finish(&mut index.uses);
     index
@@ -1557,38 +1558,6 @@ impl<'t> Walk<'t> {
             || matches!(last, "toThrow" | "toThrowError" | "throws" | "rejects" | "toThrowErrorMatchingSnapshot")
             || hintlens_syntax::ERROR_MESSAGE_CALLEES.contains(&last)
     }
-
-    fn errors(&mut self, root: Node<'t>) {
-        if !root.has_error() {
-            return;
-        }
-        let mut cursor = root.walk();
-        loop {
-            let node = cursor.node();
-            let message = if node.is_error() {
-                Some("syntax error".to_owned())
-            } else if node.is_missing() {
-                Some(format!("missing `{}`", node.kind()))
-            } else {
-                None
-            };
-            let descend = match message {
-                Some(message) => {
-                    self.index.errors.push(SyntaxError { span: span_of(node), message });
-                    false
-                }
-                None => node.has_error(),
-            };
-            if descend && cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
-        }
-    }
 }
 
 /// A member's name as code spells it: quotes removed from `'key'`.
@@ -1602,9 +1571,4 @@ fn string_content(literal: &[u8]) -> String {
     let inner = text.strip_prefix(['"', '\'', '`']).unwrap_or(&text);
     let inner = inner.strip_suffix(['"', '\'', '`']).unwrap_or(inner);
     inner.to_owned()
-}
-
-fn span_of(node: Node) -> Span {
-    let (start, end) = (node.start_position(), node.end_position());
-    span(node.start_byte(), node.end_byte(), (start.row, start.column), (end.row, end.column))
 }

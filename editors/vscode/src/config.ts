@@ -20,6 +20,7 @@ export const LANGUAGES = [
     'typescriptreact',
     'javascript',
     'javascriptreact',
+    'rust',
 ];
 
 /** Selection policies (SPEC §3); the server rejects names it does not implement yet. */

@@ -1,0 +1,266 @@
+//! The Rust frontend of hintlens: definitions, uses, imports and string literals of one Rust
+//! file, read from a tree-sitter-rust syntax tree in a single walk.
+//!
+//! Choices the shared vocabulary leaves to each frontend:
+//! - A module is a file: `src/builder/command.rs` of the crate in `clap_builder/` is the module
+//!   `clap_builder.builder.command` (`lib.rs`, `main.rs` and `mod.rs` name their directory; the
+//!   crate at the repository's top has no prefix). Files outside `src/` (`tests/`, `examples/`,
+//!   `benches/`) are named by their path.
+//! - `Cargo.toml` files are claimed too, and read for the crate's name alone
+//!   ([`Frontend::module_root`]): `use clap::Command` leads into the crate whose manifest says
+//!   `name = "clap"`, and a path into a crate no manifest names (`std`, `serde`) leads out of
+//!   the repository.
+//! - `crate::`, `self::` and `super::` paths are resolved against the file's module
+//!   ([`Frontend::import_target`]); inside an inline `mod tests { … }` the walk rewrites them
+//!   relative to the file first. A path's first segment is in scope as a crate even without a
+//!   `use` (Rust's extern prelude).
+//! - An inline module sees none of the names around it: its uses of the file's items go through
+//!   `use super::*` or `super::` paths, as in Rust.
+//! - Methods, associated functions and associated constants belong to their `impl`'s type
+//!   (`Stack.peek`); a method of `impl Trait for T` says which trait in its signature
+//!   (`impl Display for Point { fn fmt(…) }`). Trait methods belong to their trait.
+//! - Named struct, union and variant fields are constructor keywords: a struct literal's key
+//!   (`Options { retries: 3 }`) is a keyword argument qualified by the literal's type.
+//! - `let` bindings, parameters, closure parameters, pattern bindings and items inside function
+//!   bodies are never definitions; they bind.
+//! - Macro arguments are token trees, not syntax: the walk reads their identifiers as uses (a
+//!   call before `(`, a member after `.`, a path segment after `::`, a keyword argument before
+//!   `:` inside a struct literal's braces).
+//! - `#[cfg(test)]` items and `#[test]` functions are test code ([`FileIndex::tests`]).
+
+mod walk;
+
+use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, UseKind};
+use tree_sitter::{Parser, Tree};
+
+/// The Rust [`Frontend`]: claims `*.rs` files and `Cargo.toml` manifests.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Rust;
+
+impl Frontend for Rust {
+    fn language(&self) -> &'static str {
+        "rust"
+    }
+
+    fn claims(&self, path: &str) -> bool {
+        path.ends_with(".rs") || is_manifest(path)
+    }
+
+    fn extract(&self, text: &[u8]) -> FileIndex {
+        if let Some(name) = manifest_crate_name(text) {
+            return FileIndex { package: Some(name), ..FileIndex::default() };
+        }
+        match parse_only(text) {
+            Some(tree) => walk::extract(text, &tree),
+            None => FileIndex::default(),
+        }
+    }
+
+    fn module_name(&self, path: &str, _index: &FileIndex) -> String {
+        if is_manifest(path) {
+            return path.to_owned();
+        }
+        module_of_path(path)
+    }
+
+    fn qualified_name(&self, path: &str, index: &FileIndex, local_name: &str) -> String {
+        match self.module_name(path, index).as_str() {
+            "" => local_name.to_owned(),
+            module => format!("{module}.{local_name}"),
+        }
+    }
+
+    /// Rust keeps types, values and macros apart: a type position names a type, and a macro is
+    /// only ever invoked.
+    fn use_can_reach(&self, def: DefKind, use_: UseKind) -> bool {
+        match use_ {
+            UseKind::Type | UseKind::Base => matches!(
+                def,
+                DefKind::Struct
+                    | DefKind::Enum
+                    | DefKind::Union
+                    | DefKind::Trait
+                    | DefKind::TypeAlias
+                    | DefKind::Type
+                    | DefKind::Module
+                    | DefKind::File
+            ),
+            _ => true,
+        }
+    }
+
+    /// No `pub`: private to its module. Trait members, trait implementations' members and enum
+    /// variants are as public as their trait or enum; macros are exported by attribute.
+    fn is_private(&self, def: &Definition) -> bool {
+        let public = ["pub", "impl ", "trait ", "unsafe impl "].iter().any(|p| def.signature.starts_with(p));
+        !public && !matches!(def.kind, DefKind::Variant | DefKind::Macro)
+    }
+
+    /// `main` is the language's.
+    fn is_special(&self, def: &Definition) -> bool {
+        def.kind == DefKind::Function && def.name == "main" && def.parent.is_none()
+    }
+
+    /// `crate::a::b` from the crate's root, `self::a` from the file's module, `super::a` from its
+    /// parent; another path stays as written (a crate's name first).
+    fn import_target(&self, importing_path: &str, importing_module: &str, module: &str) -> String {
+        let mut parts = module.split('.').filter(|p| !p.is_empty()).peekable();
+        let mut base: Vec<String> = match parts.peek() {
+            Some(&"crate") => {
+                parts.next();
+                split(&crate_root(importing_path))
+            }
+            Some(&"self") => {
+                parts.next();
+                split(importing_module)
+            }
+            Some(&"super") => {
+                let mut base = split(importing_module);
+                while parts.peek() == Some(&"super") {
+                    parts.next();
+                    base.pop();
+                }
+                base
+            }
+            _ => return module.to_owned(),
+        };
+        base.extend(parts.map(str::to_owned));
+        base.join(".")
+    }
+
+    fn test_patterns(&self) -> &'static [&'static str] {
+        &["benches/", "examples/"]
+    }
+
+    /// A manifest's crate name.
+    fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
+        if is_manifest(path) { index.package.clone().filter(|name| !name.is_empty()) } else { None }
+    }
+
+    fn bare_parse(&self, text: &[u8]) -> usize {
+        parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
+    }
+}
+
+fn split(module: &str) -> Vec<String> {
+    module.split('.').filter(|p| !p.is_empty()).map(str::to_owned).collect()
+}
+
+fn is_manifest(path: &str) -> bool {
+    path == "Cargo.toml" || path.ends_with("/Cargo.toml")
+}
+
+/// The module a file is: its crate's directory (empty for a crate at the top), then its path
+/// below `src/`, without `lib`, `main` and `mod` file names; files outside a `src/` directory by
+/// their whole path.
+pub fn module_of_path(path: &str) -> String {
+    let stem = path.strip_suffix(".rs").unwrap_or(path);
+    let components: Vec<&str> = stem.split('/').filter(|c| !c.is_empty()).collect();
+    let (crate_dir, below) = match components.iter().position(|&c| c == "src") {
+        Some(at) => (&components[..at], &components[at + 1..]),
+        None => (&components[..0], &components[..]),
+    };
+    let mut parts: Vec<&str> = crate_dir.iter().chain(below).copied().collect();
+    if let Some(&last) = parts.last()
+        && (last == "mod" || (!below.is_empty() && below.len() == 1 && (last == "lib" || last == "main")))
+    {
+        parts.pop();
+    }
+    parts.join(".")
+}
+
+/// The module of the crate root a file belongs to: its crate's directory.
+fn crate_root(path: &str) -> String {
+    let components: Vec<&str> = path.split('/').collect();
+    match components.iter().position(|&c| c == "src") {
+        Some(at) => components[..at].join("."),
+        // A file of `tests/` or `examples/` is a crate of its own.
+        None => module_of_path(path),
+    }
+}
+
+/// The crate name a `Cargo.toml` gives its library: `[lib] name`, else `[package] name`, with
+/// `-` read as `_` as Rust code spells it. `None` for text that is no package manifest (a Rust
+/// file never has a `[package]` table line).
+fn manifest_crate_name(text: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(text).ok()?;
+    let mut table = "";
+    let (mut package, mut lib) = (None, None);
+    let mut is_manifest = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') && line.ends_with(']') && !line.starts_with("[[") {
+            table = line.trim_matches(['[', ']']).trim();
+            is_manifest |= table == "package" || table == "workspace";
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else { continue };
+        if key.trim() != "name" {
+            continue;
+        }
+        let value = value.trim().trim_matches('"').trim_matches('\'').replace('-', "_");
+        match table {
+            "package" => package = Some(value),
+            "lib" => lib = Some(value),
+            _ => {}
+        }
+    }
+    if !is_manifest {
+        return None;
+    }
+    Some(lib.or(package).unwrap_or_default())
+}
+
+/// Parses `text` and nothing more: the baseline extraction throughput is measured against.
+pub fn parse_only(text: &[u8]) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&tree_sitter_rust::LANGUAGE.into()).ok()?;
+    parser.parse(text, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modules_are_files_below_their_crate() {
+        assert_eq!(module_of_path("src/lib.rs"), "");
+        assert_eq!(module_of_path("src/main.rs"), "");
+        assert_eq!(module_of_path("src/builder/mod.rs"), "builder");
+        assert_eq!(module_of_path("src/builder/command.rs"), "builder.command");
+        assert_eq!(module_of_path("src/bin/main.rs"), "bin.main");
+        assert_eq!(module_of_path("clap_builder/src/lib.rs"), "clap_builder");
+        assert_eq!(module_of_path("clap_builder/src/builder/command.rs"), "clap_builder.builder.command");
+        assert_eq!(module_of_path("tests/builder/main.rs"), "tests.builder.main");
+        assert_eq!(module_of_path("tests/derive/mod.rs"), "tests.derive");
+        let index = FileIndex::default();
+        assert_eq!(Rust.qualified_name("src/lib.rs", &index, "run"), "run");
+        assert_eq!(Rust.qualified_name("src/stack.rs", &index, "Stack.peek"), "stack.Stack.peek");
+    }
+
+    #[test]
+    fn relative_paths_resolve_against_the_file() {
+        let m = "clap_builder.builder.command";
+        let path = "clap_builder/src/builder/command.rs";
+        assert_eq!(Rust.import_target(path, m, "crate.util.Id"), "clap_builder.util.Id");
+        assert_eq!(Rust.import_target(path, m, "self.tests"), "clap_builder.builder.command.tests");
+        assert_eq!(Rust.import_target(path, m, "super.arg.Arg"), "clap_builder.builder.arg.Arg");
+        assert_eq!(Rust.import_target(path, m, "super.super.Id"), "clap_builder.Id");
+        assert_eq!(Rust.import_target(path, m, "std.fmt"), "std.fmt");
+        assert_eq!(Rust.import_target("src/stack.rs", "stack", "crate.util"), "util");
+        assert_eq!(Rust.import_target("src/lib.rs", "", "self"), "");
+    }
+
+    #[test]
+    fn manifests_name_their_crate() {
+        assert!(Rust.claims("Cargo.toml") && Rust.claims("clap_lex/Cargo.toml") && !Rust.claims("Cargo.lock"));
+        let index =
+            Rust.extract(b"[package]\nname = \"clap-builder\"\nversion = \"4\"\n\n[dependencies]\nname = \"x\"\n");
+        assert_eq!(Rust.module_root("clap_builder/Cargo.toml", &index).as_deref(), Some("clap_builder"));
+        let lib = Rust.extract(b"[package]\nname = \"bat\"\n[lib]\nname = \"bat_lib\"\n");
+        assert_eq!(lib.package.as_deref(), Some("bat_lib"));
+        // A workspace manifest names no crate; Rust source is no manifest.
+        assert_eq!(Rust.extract(b"[workspace]\nmembers = [\"a\"]\n").package.as_deref(), Some(""));
+        assert_eq!(manifest_crate_name(b"fn main() {}\n"), None);
+        assert_eq!(Rust.module_root("src/lib.rs", &Rust.extract(b"fn main() {}\n")), None);
+    }
+}
