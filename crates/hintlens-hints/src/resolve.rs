@@ -113,11 +113,7 @@ impl<'a> Resolver<'a> {
                 None if rest.is_empty() => rest,
                 None => return None,
             };
-            Some(match (root.dir.as_str(), rest) {
-                ("", rest) => rest.to_owned(),
-                (dir, "") => dir.to_owned(),
-                (dir, rest) => format!("{dir}/{rest}"),
-            })
+            Some(using.frontend.module_below_root(&root.dir, rest))
         })
     }
 

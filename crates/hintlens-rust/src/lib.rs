@@ -137,6 +137,17 @@ impl Frontend for Rust {
         if is_manifest(path) { index.package.clone().filter(|name| !name.is_empty()) } else { None }
     }
 
+    /// The crate whose manifest is in `root_dir`, then the modules below its root:
+    /// `clap::builder` with `Cargo.toml` at the top is `crate.builder`.
+    fn module_below_root(&self, root_dir: &str, rest: &str) -> String {
+        let mut parts: Vec<&str> = root_dir.split('/').filter(|p| !p.is_empty()).collect();
+        if parts.is_empty() {
+            parts.push(TOP_CRATE);
+        }
+        parts.extend(rest.split(['.', '/']).filter(|p| !p.is_empty()));
+        parts.join(".")
+    }
+
     fn bare_parse(&self, text: &[u8]) -> usize {
         parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
     }
@@ -150,13 +161,18 @@ fn is_manifest(path: &str) -> bool {
     path == "Cargo.toml" || path.ends_with("/Cargo.toml")
 }
 
-/// The module a file is: its crate's directory (empty for a crate at the top), then its path
+/// How the crate at the top of the repository is named in module names: its own files spell it
+/// `crate::`, and other crates by a name only its manifest knows.
+const TOP_CRATE: &str = "crate";
+
+/// The module a file is: its crate's directory (`crate` for the crate at the top), then its path
 /// below `src/`, without `lib`, `main` and `mod` file names; files outside a `src/` directory by
 /// their whole path.
 pub fn module_of_path(path: &str) -> String {
     let stem = path.strip_suffix(".rs").unwrap_or(path);
     let components: Vec<&str> = stem.split('/').filter(|c| !c.is_empty()).collect();
     let (crate_dir, below) = match components.iter().position(|&c| c == "src") {
+        Some(0) => (&[TOP_CRATE][..], &components[1..]),
         Some(at) => (&components[..at], &components[at + 1..]),
         None => (&components[..0], &components[..]),
     };
@@ -173,6 +189,7 @@ pub fn module_of_path(path: &str) -> String {
 fn crate_root(path: &str) -> String {
     let components: Vec<&str> = path.split('/').collect();
     match components.iter().position(|&c| c == "src") {
+        Some(0) => TOP_CRATE.to_owned(),
         Some(at) => components[..at].join("."),
         // A file of `tests/` or `examples/` is a crate of its own.
         None => module_of_path(path),
@@ -223,18 +240,21 @@ mod tests {
 
     #[test]
     fn modules_are_files_below_their_crate() {
-        assert_eq!(module_of_path("src/lib.rs"), "");
-        assert_eq!(module_of_path("src/main.rs"), "");
-        assert_eq!(module_of_path("src/builder/mod.rs"), "builder");
-        assert_eq!(module_of_path("src/builder/command.rs"), "builder.command");
-        assert_eq!(module_of_path("src/bin/main.rs"), "bin.main");
+        assert_eq!(module_of_path("src/lib.rs"), "crate");
+        assert_eq!(module_of_path("src/main.rs"), "crate");
+        assert_eq!(module_of_path("src/builder/mod.rs"), "crate.builder");
+        assert_eq!(module_of_path("src/builder/command.rs"), "crate.builder.command");
+        assert_eq!(module_of_path("src/bin/main.rs"), "crate.bin.main");
         assert_eq!(module_of_path("clap_builder/src/lib.rs"), "clap_builder");
         assert_eq!(module_of_path("clap_builder/src/builder/command.rs"), "clap_builder.builder.command");
         assert_eq!(module_of_path("tests/builder/main.rs"), "tests.builder.main");
         assert_eq!(module_of_path("tests/derive/mod.rs"), "tests.derive");
         let index = FileIndex::default();
-        assert_eq!(Rust.qualified_name("src/lib.rs", &index, "run"), "run");
-        assert_eq!(Rust.qualified_name("src/stack.rs", &index, "Stack.peek"), "stack.Stack.peek");
+        assert_eq!(Rust.qualified_name("src/lib.rs", &index, "run"), "crate.run");
+        assert_eq!(Rust.qualified_name("src/stack.rs", &index, "Stack.peek"), "crate.stack.Stack.peek");
+        assert_eq!(Rust.module_below_root("", "builder.command"), "crate.builder.command");
+        assert_eq!(Rust.module_below_root("clap_builder", ""), "clap_builder");
+        assert_eq!(Rust.module_below_root("crates/nu-cmd", "x"), "crates.nu-cmd.x");
     }
 
     #[test]
@@ -246,8 +266,8 @@ mod tests {
         assert_eq!(Rust.import_target(path, m, "super.arg.Arg"), "clap_builder.builder.arg.Arg");
         assert_eq!(Rust.import_target(path, m, "super.super.Id"), "clap_builder.Id");
         assert_eq!(Rust.import_target(path, m, "std.fmt"), "std.fmt");
-        assert_eq!(Rust.import_target("src/stack.rs", "stack", "crate.util"), "util");
-        assert_eq!(Rust.import_target("src/lib.rs", "", "self"), "");
+        assert_eq!(Rust.import_target("src/stack.rs", "crate.stack", "crate.util"), "crate.util");
+        assert_eq!(Rust.import_target("src/lib.rs", "crate", "self"), "crate");
     }
 
     #[test]

@@ -223,19 +223,31 @@ impl<'t> Walk<'t> {
         }
         // A path's first segment that nothing in the file binds is a crate of the extern
         // prelude (`std::mem::take`, `clap::Command::new`): an import of that crate.
-        let mut crates: Vec<String> = Vec::new();
+        // A type's name nothing binds, in a file without glob imports, is the standard
+        // library's prelude (`String::from`, `Vec::new`, `Some`).
+        let globs = index.imports.iter().any(|i| i.wildcard);
+        let mut added: Vec<String> = Vec::new();
         for (at, head) in prelude {
             let Some(u) = index.uses.get_mut(at) else { continue };
+            if u.binding != Binding::Free || index.imports.iter().any(|i| i.bound_name() == Some(&head)) {
+                continue;
+            }
             let crate_like = head.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
-            if u.binding == Binding::Free && crate_like && index.imports.iter().all(|i| i.bound_name() != Some(&head)) {
-                u.binding = Binding::Import;
-                if !crates.contains(&head) {
-                    crates.push(head);
-                }
+            if !crate_like && globs {
+                continue;
+            }
+            u.binding = Binding::Import;
+            if !added.contains(&head) {
+                added.push(head);
             }
         }
-        for head in crates {
-            index.imports.push(Import { module: head, name: None, alias: None, wildcard: false, line: 0 });
+        for head in added {
+            let import = if head.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') {
+                Import { module: head, name: None, alias: None, wildcard: false, line: 0 }
+            } else {
+                Import { module: "std.prelude".into(), name: Some(head), alias: None, wildcard: false, line: 0 }
+            };
+            index.imports.push(import);
         }
         index
     }
@@ -1208,7 +1220,7 @@ impl<'t> Walk<'t> {
             };
             let at = self.index.uses.len();
             self.push_use_bound(*node, role, Some(qualifier), head_binding);
-            if head_binding.is_none() && self.index.uses.len() > at && !head.starts_with(char::is_uppercase) {
+            if head_binding.is_none() && self.index.uses.len() > at {
                 self.prelude.push((at, head.clone()));
             }
         }

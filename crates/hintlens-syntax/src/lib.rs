@@ -642,6 +642,18 @@ pub trait Frontend: Send + Sync + 'static {
         None
     }
 
+    /// The module an import reaches below a root ([`Frontend::module_root`]) whose manifest lies
+    /// in `root_dir`, for the rest of the import after the root's name, in the notation of
+    /// [`Frontend::module_name`]. By default a directory below the manifest's (Go: `rest` of
+    /// `go.flipt.io/flipt/internal/server` is `internal/server`).
+    fn module_below_root(&self, root_dir: &str, rest: &str) -> String {
+        match (root_dir, rest) {
+            ("", rest) => rest.to_owned(),
+            (dir, "") => dir.to_owned(),
+            (dir, rest) => format!("{dir}/{rest}"),
+        }
+    }
+
     /// Parses `text` and does nothing else: the baseline extraction speed is measured against.
     /// Returns a number derived from the tree so the parse cannot be optimised away.
     fn bare_parse(&self, text: &[u8]) -> usize;
