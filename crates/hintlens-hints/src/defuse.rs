@@ -350,6 +350,8 @@ impl Matcher<'_, '_> {
                                 Reach::Resolved => Some((Rule::Import, Resolution::Import)),
                                 // A member of a standard or third-party module (`st.data()`).
                                 Reach::External => return None,
+                                // `Command::new` is `Command`'s, not a new `Conflicts::new`.
+                                Reach::Elsewhere if using.frontend.paths_are_static() => return None,
                                 Reach::Unknown | Reach::Elsewhere => None,
                             },
                             None => None,

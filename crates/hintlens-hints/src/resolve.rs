@@ -211,6 +211,9 @@ impl<'a> Resolver<'a> {
                 } else if import.bound_name() == Some(member) {
                     match self.import_module(&using, &import.module) {
                         None => Reach::External,
+                        // The module importing its own member (Rust's `use super::X` in an
+                        // inline `mod tests`) binds nothing new.
+                        Some(imported) if import.name.is_some() && dotted_eq(&imported, module) => continue,
                         Some(imported) => {
                             let mut spelled: Vec<&str> = components(&imported).collect();
                             match &import.name {

@@ -70,8 +70,7 @@ impl Frontend for Rust {
         }
     }
 
-    /// Rust keeps types, values and macros apart: a type position names a type, and a macro is
-    /// only ever invoked.
+    /// Rust keeps types and values apart: a type position names a type; `use` names items.
     fn use_can_reach(&self, def: DefKind, use_: UseKind) -> bool {
         match use_ {
             UseKind::Type | UseKind::Base => matches!(
@@ -85,6 +84,8 @@ impl Frontend for Rust {
                     | DefKind::Module
                     | DefKind::File
             ),
+            // `use` brings items, never a field or a method.
+            UseKind::Import => !matches!(def, DefKind::Field | DefKind::Method),
             _ => true,
         }
     }
@@ -94,6 +95,11 @@ impl Frontend for Rust {
     fn is_private(&self, def: &Definition) -> bool {
         let public = ["pub", "impl ", "trait ", "unsafe impl "].iter().any(|p| def.signature.starts_with(p));
         !public && !matches!(def.kind, DefKind::Variant | DefKind::Macro)
+    }
+
+    /// `Type::f` is that type's `f` (or a trait's it implements).
+    fn paths_are_static(&self) -> bool {
+        true
     }
 
     /// `main` is the language's.
@@ -138,7 +144,7 @@ impl Frontend for Rust {
     }
 
     /// The crate whose manifest is in `root_dir`, then the modules below its root:
-    /// `clap::builder` with `Cargo.toml` at the top is `crate.builder`.
+    /// `clap::builder` with `Cargo.toml` at the top is `src.builder`.
     fn module_below_root(&self, root_dir: &str, rest: &str) -> String {
         let mut parts: Vec<&str> = root_dir.split('/').filter(|p| !p.is_empty()).collect();
         if parts.is_empty() {
@@ -161,11 +167,11 @@ fn is_manifest(path: &str) -> bool {
     path == "Cargo.toml" || path.ends_with("/Cargo.toml")
 }
 
-/// How the crate at the top of the repository is named in module names: its own files spell it
-/// `crate::`, and other crates by a name only its manifest knows.
-const TOP_CRATE: &str = "crate";
+/// How the crate at the top of the repository is named in module names: by its `src` directory,
+/// since other crates name it by what only its manifest knows, and lookups go by path.
+const TOP_CRATE: &str = "src";
 
-/// The module a file is: its crate's directory (`crate` for the crate at the top), then its path
+/// The module a file is: its crate's directory (`src` for the crate at the top), then its path
 /// below `src/`, without `lib`, `main` and `mod` file names; files outside a `src/` directory by
 /// their whole path.
 pub fn module_of_path(path: &str) -> String {
@@ -205,7 +211,12 @@ fn manifest_crate_name(text: &[u8]) -> Option<String> {
     let (mut package, mut lib) = (None, None);
     let mut is_manifest = false;
     for line in text.lines().map(str::trim) {
-        if line.starts_with('[') && line.ends_with(']') && !line.starts_with("[[") {
+        if line.starts_with("[[") {
+            // `[[bin]]`, `[[example]]`: their names are no crate's.
+            table = "";
+            continue;
+        }
+        if line.starts_with('[') && line.ends_with(']') {
             table = line.trim_matches(['[', ']']).trim();
             is_manifest |= table == "package" || table == "workspace";
             continue;
@@ -240,19 +251,19 @@ mod tests {
 
     #[test]
     fn modules_are_files_below_their_crate() {
-        assert_eq!(module_of_path("src/lib.rs"), "crate");
-        assert_eq!(module_of_path("src/main.rs"), "crate");
-        assert_eq!(module_of_path("src/builder/mod.rs"), "crate.builder");
-        assert_eq!(module_of_path("src/builder/command.rs"), "crate.builder.command");
-        assert_eq!(module_of_path("src/bin/main.rs"), "crate.bin.main");
+        assert_eq!(module_of_path("src/lib.rs"), "src");
+        assert_eq!(module_of_path("src/main.rs"), "src");
+        assert_eq!(module_of_path("src/builder/mod.rs"), "src.builder");
+        assert_eq!(module_of_path("src/builder/command.rs"), "src.builder.command");
+        assert_eq!(module_of_path("src/bin/main.rs"), "src.bin.main");
         assert_eq!(module_of_path("clap_builder/src/lib.rs"), "clap_builder");
         assert_eq!(module_of_path("clap_builder/src/builder/command.rs"), "clap_builder.builder.command");
         assert_eq!(module_of_path("tests/builder/main.rs"), "tests.builder.main");
         assert_eq!(module_of_path("tests/derive/mod.rs"), "tests.derive");
         let index = FileIndex::default();
-        assert_eq!(Rust.qualified_name("src/lib.rs", &index, "run"), "crate.run");
-        assert_eq!(Rust.qualified_name("src/stack.rs", &index, "Stack.peek"), "crate.stack.Stack.peek");
-        assert_eq!(Rust.module_below_root("", "builder.command"), "crate.builder.command");
+        assert_eq!(Rust.qualified_name("src/lib.rs", &index, "run"), "src.run");
+        assert_eq!(Rust.qualified_name("src/stack.rs", &index, "Stack.peek"), "src.stack.Stack.peek");
+        assert_eq!(Rust.module_below_root("", "builder.command"), "src.builder.command");
         assert_eq!(Rust.module_below_root("clap_builder", ""), "clap_builder");
         assert_eq!(Rust.module_below_root("crates/nu-cmd", "x"), "crates.nu-cmd.x");
     }
@@ -266,8 +277,8 @@ mod tests {
         assert_eq!(Rust.import_target(path, m, "super.arg.Arg"), "clap_builder.builder.arg.Arg");
         assert_eq!(Rust.import_target(path, m, "super.super.Id"), "clap_builder.Id");
         assert_eq!(Rust.import_target(path, m, "std.fmt"), "std.fmt");
-        assert_eq!(Rust.import_target("src/stack.rs", "crate.stack", "crate.util"), "crate.util");
-        assert_eq!(Rust.import_target("src/lib.rs", "crate", "self"), "crate");
+        assert_eq!(Rust.import_target("src/stack.rs", "src.stack", "crate.util"), "src.util");
+        assert_eq!(Rust.import_target("src/lib.rs", "src", "self"), "src");
     }
 
     #[test]
@@ -276,7 +287,7 @@ mod tests {
         let index =
             Rust.extract(b"[package]\nname = \"clap-builder\"\nversion = \"4\"\n\n[dependencies]\nname = \"x\"\n");
         assert_eq!(Rust.module_root("clap_builder/Cargo.toml", &index).as_deref(), Some("clap_builder"));
-        let lib = Rust.extract(b"[package]\nname = \"bat\"\n[lib]\nname = \"bat_lib\"\n");
+        let lib = Rust.extract(b"[package]\nname = \"bat\"\n[lib]\nname = \"bat_lib\"\n[[bin]]\nname = \"bat\"\n");
         assert_eq!(lib.package.as_deref(), Some("bat_lib"));
         // A workspace manifest names no crate; Rust source is no manifest.
         assert_eq!(Rust.extract(b"[workspace]\nmembers = [\"a\"]\n").package.as_deref(), Some(""));

@@ -211,6 +211,30 @@ impl<'t> Walk<'t> {
     fn finish(self) -> FileIndex {
         let Walk { mut index, scopes, prelude, relative_heads, .. } = self;
         scopes.finish(&mut index.uses);
+        // Uniform paths: a `use` whose first segment is a module this file declares or an item
+        // it defines (`mod action; use action::ArgAction;`, `use Shape::*`) starts here, not at
+        // a crate of that name.
+        let local: HashSet<String> = index
+            .imports
+            .iter()
+            .filter(|i| i.module.split('.').next() == Some("self"))
+            .filter_map(|i| i.name.clone())
+            .chain(index.definitions.iter().filter(|d| d.parent.is_none()).map(|d| d.name.clone()))
+            .collect();
+        for import in &mut index.imports {
+            let first = import.module.split('.').next().unwrap_or_default();
+            if local.contains(first) {
+                import.module = format!("self.{}", import.module);
+            }
+        }
+        for u in &mut index.uses {
+            if matches!(u.kind, UseKind::Import | UseKind::ImportModule)
+                && let Some(q) = &u.qualifier
+                && local.contains(q.split('.').next().unwrap_or_default())
+            {
+                u.qualifier = Some(format!("self.{q}"));
+            }
+        }
         // `crate::…`, `self::…`, `super::…`: the module each names, for the resolver.
         for head in relative_heads {
             index.imports.push(Import {

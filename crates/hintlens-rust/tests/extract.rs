@@ -153,3 +153,14 @@ fn builds() {
 );
 
 check!(syntax_errors_keep_the_readable_parts, "pub fn ok() {}\n\nfn broken( {\n\npub struct After { a: u8 }\n");
+
+check!(
+    uniform_paths_start_at_the_module,
+    r#"mod action;
+pub use action::ArgAction;
+use Shape::*;
+use serde::Serialize;
+
+pub enum Shape { Square }
+"#
+);

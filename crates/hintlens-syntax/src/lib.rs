@@ -614,6 +614,14 @@ pub trait Frontend: Send + Sync + 'static {
         false
     }
 
+    /// Whether a qualified name whose head is imported names only what its path leads to: in
+    /// Rust, `Command::new` is `Command`'s `new` (or a trait's), never another type's `new`, so
+    /// a path that resolves to another definition is no use of a new one. Where a qualified name
+    /// can be a value's member (`mod.obj.method` in Python), the default, it is matched by name.
+    fn paths_are_static(&self) -> bool {
+        false
+    }
+
     /// Path patterns (see `hintlens_snapshot::TestPaths`) of this language's test files, beyond
     /// the generic `test/` and `tests/` directories: `test_*.py`, `*Test.java`, `*_test.go`.
     fn test_patterns(&self) -> &'static [&'static str] {
