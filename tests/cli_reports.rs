@@ -76,6 +76,13 @@ fn every_selection_and_projection_with_a_configured_provider() {
     assert!(doc.contains("Stand-in doc of truncate_slug."), "{doc}");
     let pro = first["hints"]["defuse+pro"].as_str().unwrap();
     assert!(pro.contains("Stand-in behaviour."), "{pro}");
+    // The record keeps what the provider said of each identifier, for the judge to rate.
+    let truncate =
+        first["selections"]["defuse"].as_array().unwrap().iter().find(|i| i["name"] == "truncate_slug").unwrap();
+    assert_eq!(
+        truncate["description"],
+        json!({"doc": "Stand-in doc of truncate_slug.", "behaviour": "Stand-in behaviour."})
+    );
     let interface = first["hints"]["defuse+pro-interface"].as_str().unwrap();
     assert!(interface.contains("Name: truncate_slug\nType: Function\nPath: textkit/slug.py\n"), "{interface}");
     assert!(interface.contains("Description: Stand-in doc of truncate_slug."), "{interface}");

@@ -35,7 +35,7 @@ mod strings;
 pub use describe::{Description, DescriptionProvider, Descriptions, Want, description_key};
 pub use documentation::documentation_text;
 pub use interface::{InterfaceEntry, parse_interface};
-pub use render::{Projection, RenderContext, first_sentence, render, render_with};
+pub use render::{Projection, RenderContext, def_kind_label, first_sentence, render, render_with};
 
 use hintlens_db::{Db, SnapshotIndex};
 use hintlens_snapshot::ChangeSet;
