@@ -5,24 +5,11 @@
 
 use hintlens_judge::standin::{Reply, StandIn, fixed_rule, rated};
 use hintlens_judge::{Attribute, Call};
-use hintlens_tests::{example, hintlens};
+use hintlens_tests::{example, hintlens, succeed};
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn run(cmd: &mut Command) -> Output {
-    let output = cmd.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{:?} failed: {}\n{}",
-        cmd,
-        String::from_utf8_lossy(&output.stderr),
-        String::from_utf8_lossy(&output.stdout)
-    );
-    output
-}
 
 fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
@@ -34,15 +21,17 @@ fn results(dir: &Path) -> std::path::PathBuf {
     let script = r#"cat >/dev/null; printf '{"doc": "Stand-in doc.", "behaviour": "Stand-in behaviour paragraph."}'"#;
     std::fs::write(&config, format!("[provider]\ncommand = [\"sh\", \"-c\", {}]\n", json!(script))).unwrap();
     let out = dir.join("results.jsonl");
-    run(hintlens()
-        .arg("batch")
-        .arg(example().join("tasks.jsonl"))
-        .arg("--repos")
-        .arg(example().join("repos"))
-        .args(["--projection", "pro", "--config"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&out));
+    succeed(
+        hintlens()
+            .arg("batch")
+            .arg(example().join("tasks.jsonl"))
+            .arg("--repos")
+            .arg(example().join("repos"))
+            .args(["--projection", "pro", "--config"])
+            .arg(&config)
+            .arg("--out")
+            .arg(&out),
+    );
     out
 }
 
@@ -57,13 +46,15 @@ fn export_run_import_report() {
 
     // Export: seven attributes (every identifier is described), two calls, three samples.
     let prompts = dir.path().join("prompts.jsonl");
-    let export = run(hintlens()
-        .args(["judge", "export"])
-        .arg(&results)
-        .arg("--dataset")
-        .arg(example().join("tasks.jsonl"))
-        .arg("--out")
-        .arg(&prompts));
+    let export = succeed(
+        hintlens()
+            .args(["judge", "export"])
+            .arg(&results)
+            .arg("--dataset")
+            .arg(example().join("tasks.jsonl"))
+            .arg("--out")
+            .arg(&prompts),
+    );
     let with_signature = identifiers.iter().filter(|id| id["signature"] != "").count();
     let pairs = identifiers.len() * 6 + with_signature;
     let exported = lines(&prompts);
@@ -112,14 +103,16 @@ fn export_run_import_report() {
     )
     .unwrap();
     let judge_run = |out: &Path| {
-        run(hintlens()
-            .args(["judge", "run"])
-            .arg(&prompts)
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(out)
-            .args(["--concurrency", "3"]))
+        succeed(
+            hintlens()
+                .args(["judge", "run"])
+                .arg(&prompts)
+                .arg("--config")
+                .arg(&config)
+                .arg("--out")
+                .arg(out)
+                .args(["--concurrency", "3"]),
+        )
     };
     judge_run(&answers);
     assert_eq!(lines(&answers).len(), exported.len());
@@ -133,7 +126,7 @@ fn export_run_import_report() {
     );
 
     let judged = dir.path().join("judged.jsonl");
-    let import = run(hintlens().args(["judge", "import"]).arg(&prompts).arg(&answers).arg("--out").arg(&judged));
+    let import = succeed(hintlens().args(["judge", "import"]).arg(&prompts).arg(&answers).arg("--out").arg(&judged));
     let unparsable = identifiers.len() * 3;
     assert!(
         String::from_utf8_lossy(&import.stderr)
@@ -142,7 +135,7 @@ fn export_run_import_report() {
         String::from_utf8_lossy(&import.stderr)
     );
 
-    let report = run(hintlens().args(["judge", "report"]).arg(&judged).args([
+    let report = succeed(hintlens().args(["judge", "report"]).arg(&judged).args([
         "--format",
         "json",
         "--bootstrap",
@@ -186,7 +179,7 @@ fn export_run_import_report() {
     assert_eq!(new_file["identifiers"], 0);
     assert_eq!(new_file["HVM"], json!({"mean": null, "ci": null}));
 
-    let markdown = run(hintlens().args(["judge", "report"]).arg(&judged).args(["--bootstrap", "500"]));
+    let markdown = succeed(hintlens().args(["judge", "report"]).arg(&judged).args(["--bootstrap", "500"]));
     let markdown = String::from_utf8(markdown.stdout).unwrap();
     assert!(markdown.contains("| entity_type | "), "{markdown}");
     assert!(
@@ -194,7 +187,8 @@ fn export_run_import_report() {
         "{markdown}"
     );
     assert!(markdown.lines().any(|l| l.starts_with("| path |") && !l.contains('∗')), "{markdown}");
-    let svg = run(hintlens().args(["judge", "report"]).arg(&judged).args(["--format", "svg", "--bootstrap", "500"]));
+    let svg =
+        succeed(hintlens().args(["judge", "report"]).arg(&judged).args(["--format", "svg", "--bootstrap", "500"]));
     let svg = String::from_utf8(svg.stdout).unwrap();
     assert!(
         svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>") && svg.contains("strong_semantics"),
@@ -239,16 +233,18 @@ fn export_names_what_it_cannot_find() {
     // A second file with the patches completes it.
     let patches = dir.path().join("patches.jsonl");
     std::fs::write(&patches, format!("{}\n", json!({"instance_id": "x-1", "patch": "diff --git a/m.py b/m.py\n", "test_patch": "diff --git a/t.py b/t.py\n"}))).unwrap();
-    run(hintlens()
-        .args(["judge", "export"])
-        .arg(&results)
-        .arg("--dataset")
-        .arg(&dataset)
-        .arg("--dataset")
-        .arg(&patches)
-        .args(["--samples", "1"])
-        .arg("--out")
-        .arg(&out));
+    succeed(
+        hintlens()
+            .args(["judge", "export"])
+            .arg(&results)
+            .arg("--dataset")
+            .arg(&dataset)
+            .arg("--dataset")
+            .arg(&patches)
+            .args(["--samples", "1"])
+            .arg("--out")
+            .arg(&out),
+    );
     let prompts = lines(&out);
     assert_eq!(prompts.len(), 5 * 2, "name, entity_type, path, is_new_file, signature; two calls");
     let user = prompts[1]["messages"][1]["content"].as_str().unwrap();
