@@ -112,22 +112,21 @@ pub fn parse_answer(call: Call, content: &str) -> Result<Verdict, String> {
     })
 }
 
-/// Every JSON object in `text`, outermost first: each `{` that opens a balanced span (strings
-/// and escapes respected) which parses as an object. Code fences and prose fall outside.
+/// Every JSON object in `text`, in the order they open (an object, then those nested in it):
+/// each `{` that opens a balanced span (strings and escapes respected) which parses as an
+/// object. Code fences and prose fall outside.
 fn json_objects(text: &str) -> Vec<Map<String, Value>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
     while let Some(offset) = text[start..].find('{') {
         let open = start + offset;
-        match balanced_end(bytes, open).and_then(|end| serde_json::from_str::<Value>(&text[open..end]).ok()) {
-            Some(Value::Object(object)) => {
-                out.push(object);
-                // Objects nested in this one are part of it.
-                start = balanced_end(bytes, open).unwrap_or(open + 1);
-            }
-            _ => start = open + 1,
+        if let Some(Value::Object(object)) =
+            balanced_end(bytes, open).and_then(|end| serde_json::from_str::<Value>(&text[open..end]).ok())
+        {
+            out.push(object);
         }
+        start = open + 1;
     }
     out
 }
@@ -189,7 +188,8 @@ mod tests {
     #[test]
     fn balanced_spans_respect_strings() {
         let objects = json_objects(r#"x {"a": "}{", "b": {"c": 1}} y {"d": 2"#);
-        assert_eq!(objects.len(), 1);
+        assert_eq!(objects.len(), 2);
         assert_eq!(objects[0]["a"], "}{");
+        assert_eq!(objects[1]["c"], 1);
     }
 }

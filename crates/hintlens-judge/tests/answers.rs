@@ -71,6 +71,9 @@ fn answers_that_are_not_read() {
     ] {
         assert!(parse_answer(Call::DisclosureGuidance, text).is_err(), "{text}");
     }
+    // An answer wrapped in an object of the model's own is found inside it.
+    let v = parse_answer(Call::Necessity, r#"{"rating": {"label": "REDUNDANT", "rationale": "stated"}}"#).unwrap();
+    assert_eq!((v.necessity.unwrap().0, v.rationale.as_deref()), (0, Some("stated")));
     // Two objects that agree are one answer.
     assert!(parse_answer(Call::Necessity, r#"{"label": "REDUNDANT"} again: {"label": "redundant"}"#).is_ok());
 }
