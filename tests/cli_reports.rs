@@ -2,22 +2,9 @@
 //! the shipped example: every selection × projection lands in a record, a configured stand-in
 //! provider fills `declaration-doc`, and `stats` and `agree` read the results back.
 
-use hintlens_tests::{example, hintlens};
+use hintlens_tests::{example, hintlens, succeed};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn run(cmd: &mut Command) -> Output {
-    let output = cmd.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{:?} failed: {}\n{}",
-        cmd,
-        String::from_utf8_lossy(&output.stderr),
-        String::from_utf8_lossy(&output.stdout)
-    );
-    output
-}
 
 const SELECTIONS: [&str; 7] = ["defuse", "doc2feat", "fea", "pro", "all-new", "strings", "empty"];
 const PROJECTIONS: [&str; 9] = [
@@ -48,7 +35,7 @@ fn batch_everything(dir: &Path) -> PathBuf {
         cmd.args(["--projection", p]);
     }
     cmd.arg("--config").arg(&config).arg("--out").arg(&out);
-    run(&mut cmd);
+    succeed(&mut cmd);
     out
 }
 
@@ -76,6 +63,13 @@ fn every_selection_and_projection_with_a_configured_provider() {
     assert!(doc.contains("Stand-in doc of truncate_slug."), "{doc}");
     let pro = first["hints"]["defuse+pro"].as_str().unwrap();
     assert!(pro.contains("Stand-in behaviour."), "{pro}");
+    // The record keeps what the provider said of each identifier, for the judge to rate.
+    let truncate =
+        first["selections"]["defuse"].as_array().unwrap().iter().find(|i| i["name"] == "truncate_slug").unwrap();
+    assert_eq!(
+        truncate["description"],
+        json!({"doc": "Stand-in doc of truncate_slug.", "behaviour": "Stand-in behaviour."})
+    );
     let interface = first["hints"]["defuse+pro-interface"].as_str().unwrap();
     assert!(interface.contains("Name: truncate_slug\nType: Function\nPath: textkit/slug.py\n"), "{interface}");
     assert!(interface.contains("Description: Stand-in doc of truncate_slug."), "{interface}");
@@ -96,13 +90,14 @@ fn every_selection_and_projection_with_a_configured_provider() {
 fn stats_and_agree_read_the_results_back() {
     let dir = tempfile::tempdir().unwrap();
     let results = batch_everything(dir.path());
-    let stats = run(hintlens().arg("stats").arg(&results));
+    let stats = succeed(hintlens().arg("stats").arg(&results));
     let table = String::from_utf8(stats.stdout).unwrap();
     assert!(table.contains("| selection | tasks | non-empty | total | mean | mean per non-empty |"), "{table}");
     assert!(table.contains("| empty | 5 | 0 | 0 | 0.00 | 0.00 |"), "{table}");
     assert!(table.contains("| defuse+declaration | 5 |"), "{table}");
     let json_stats: Value =
-        serde_json::from_slice(&run(hintlens().arg("stats").arg(&results).args(["--format", "json"])).stdout).unwrap();
+        serde_json::from_slice(&succeed(hintlens().arg("stats").arg(&results).args(["--format", "json"])).stdout)
+            .unwrap();
     assert_eq!(json_stats["records"], 5);
 
     // A released FEA-style field, joined from a dataset on instance_id.
@@ -111,11 +106,13 @@ fn stats_and_agree_read_the_results_back() {
         {"file": "textkit/slug.py", "components": [{"type": "function", "name": "truncate_slug"}, {"type": "function", "name": "shorten"}]}
     ]});
     std::fs::write(&dataset, format!("{line}\n")).unwrap();
-    let agree = run(hintlens()
-        .arg("agree")
-        .arg(&results)
-        .args(["--selection", "fea", "--reference", "new_components", "--format", "json", "--dataset"])
-        .arg(&dataset));
+    let agree = succeed(
+        hintlens()
+            .arg("agree")
+            .arg(&results)
+            .args(["--selection", "fea", "--reference", "new_components", "--format", "json", "--dataset"])
+            .arg(&dataset),
+    );
     let report: Value = serde_json::from_slice(&agree.stdout).unwrap();
     assert_eq!(report["overall"]["tasks"], 1);
     assert_eq!(report["tasks"][0]["only_released"], json!(["textkit/slug.py::shorten"]));

@@ -349,6 +349,19 @@ pub fn hintlens() -> std::process::Command {
     std::process::Command::new(exe)
 }
 
+/// Runs a command of a command-line test; a failure fails the test with both outputs.
+pub fn succeed(cmd: &mut std::process::Command) -> std::process::Output {
+    let output = cmd.output().expect("the command runs");
+    assert!(
+        output.status.success(),
+        "{:?} failed: {}\n{}",
+        cmd,
+        String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout)
+    );
+    output
+}
+
 /// The example benchmark shipped in `benchmarks-data/example`.
 pub fn example() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchmarks-data/example")

@@ -54,6 +54,7 @@ pub(crate) fn compute(
             output.hints.push((format!("{policy}+{projection}"), render_with(ids, projection, &ctx)));
         }
     }
+    output.descriptions = descriptions;
 }
 
 /// Asks the provider for what the projections want of each selected identifier, once per

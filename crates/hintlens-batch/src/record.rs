@@ -1,7 +1,7 @@
 //! The result record of one task (SPEC §7.2).
 
 use crate::TaskRecord;
-use hintlens_hints::{Identifier, Selection};
+use hintlens_hints::{Descriptions, Identifier, Selection};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -104,6 +104,8 @@ pub struct TaskOutput {
     pub base_files: usize,
     pub reference_files: usize,
     pub coverage: Coverage,
+    /// What the description provider said of the selected identifiers (empty without one).
+    pub descriptions: Descriptions,
 }
 
 impl TaskOutput {
@@ -123,7 +125,7 @@ pub fn ok_record(record: &TaskRecord, output: &TaskOutput) -> Value {
     let selections: Map<String, Value> = output
         .selections
         .iter()
-        .map(|(policy, ids)| (policy.as_str().to_owned(), serde_json::to_value(ids).unwrap_or(Value::Null)))
+        .map(|(policy, ids)| (policy.as_str().to_owned(), identifiers_value(ids, &output.descriptions)))
         .collect();
     let hints: Map<String, Value> = output.hints.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
     json!({
@@ -138,6 +140,19 @@ pub fn ok_record(record: &TaskRecord, output: &TaskOutput) -> Value {
         "files_indexed": {"base": output.base_files, "reference": output.reference_files},
         "released": released,
     })
+}
+
+/// A selection as the record holds it: each identifier with the provider's `description`
+/// (`doc`, `behaviour`) when it gave one, so the judge can rate what the hint showed.
+fn identifiers_value(ids: &[Identifier], descriptions: &Descriptions) -> Value {
+    let values = ids.iter().map(|id| {
+        let mut value = serde_json::to_value(id).unwrap_or(Value::Null);
+        if let (Value::Object(fields), Some(d)) = (&mut value, descriptions.get(id)) {
+            fields.insert("description".into(), serde_json::to_value(d).unwrap_or(Value::Null));
+        }
+        value
+    });
+    Value::Array(values.collect())
 }
 
 /// The record of a task that produced no answer: `unsupported` when its language cannot be

@@ -1,5 +1,6 @@
 //! `hintlens`: which identifiers cross the code–test boundary of a coding task.
 
+mod judge;
 mod report;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -124,6 +125,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// The paper's leakage judge (§4.6, Appendix C): export the prompts, run them against an
+    /// OpenAI-compatible endpoint, import the answers, report Table 8.
+    Judge {
+        #[command(subcommand)]
+        command: judge::JudgeCommand,
+    },
     /// Run the language server on standard input/output.
     Lsp {
         /// Accepted and ignored: stdio is the only transport, but generic clients pass it.
@@ -229,6 +236,7 @@ fn main() -> ExitCode {
             projections: or_default(projection, Projection::Declaration),
             format,
         }),
+        Command::Judge { command } => judge::run(command),
         Command::Lsp { stdio: _ } => match hintlens_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

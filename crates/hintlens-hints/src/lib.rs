@@ -36,7 +36,7 @@ pub use describe::{Description, DescriptionProvider, Descriptions, Want, descrip
 pub use documentation::documentation_text;
 pub use interface::{InterfaceEntry, parse_interface};
 pub use newdefs::split_test_regions;
-pub use render::{Projection, RenderContext, first_sentence, render, render_with};
+pub use render::{Projection, RenderContext, def_kind_label, first_sentence, render, render_with};
 
 use hintlens_db::{Db, SnapshotIndex};
 use hintlens_snapshot::ChangeSet;

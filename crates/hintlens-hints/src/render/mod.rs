@@ -177,7 +177,8 @@ pub(crate) fn kind_label(id: &Identifier) -> &'static str {
     def_kind_label(id.kind)
 }
 
-pub(crate) fn def_kind_label(kind: DefKind) -> &'static str {
+/// How renderings name a kind of definition (`module` for a file, `enum constant`…).
+pub fn def_kind_label(kind: DefKind) -> &'static str {
     match kind {
         DefKind::File => "module",
         DefKind::EnumConstant => "enum constant",
