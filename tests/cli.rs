@@ -435,3 +435,34 @@ fn tasks_in_languages_no_frontend_reads_are_unsupported_not_ok() {
     let report = String::from_utf8_lossy(&report.stdout);
     assert!(report.starts_with("3 records, 1 unsupported and 0 errors (left out)"), "{report}");
 }
+
+/// `--index demand` (the default) reads what the answers need; `--index full` parses every
+/// source file of both snapshots. Every policy and projection gives the same records either way.
+#[test]
+fn demand_and_full_indexing_give_the_same_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for mode in ["demand", "full"] {
+        let out = dir.path().join(format!("{mode}.jsonl"));
+        let mut command = hintlens();
+        command.arg("batch").arg(example().join("tasks.jsonl")).arg("--repos").arg(example().join("repos"));
+        for selection in ["defuse", "doc2feat", "fea", "pro", "all-new", "strings"] {
+            command.args(["--selection", selection]);
+        }
+        for projection in ["name-kind", "declaration", "pro", "fea-detailed", "nocode", "pro-interface"] {
+            command.args(["--projection", projection]);
+        }
+        let output = command.args(["--index", mode, "--out"]).arg(&out).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        outputs.push(sorted_records(&out));
+    }
+    assert_eq!(outputs[0].len(), 5);
+    assert!(
+        outputs[0].iter().any(|r| r["selections"]["doc2feat"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["base_occurrences"] != 0))
+    );
+    assert_eq!(outputs[0], outputs[1]);
+}

@@ -20,8 +20,8 @@ pub use record::{ErrorKind, RELEASED_FIELDS, TaskError, TaskOutput, error_record
 pub use repos::RepoLocator;
 pub use resume::{Resumed, resume_results};
 pub use run::{
-    BatchError, BatchOptions, BatchSummary, Progress, ReferenceFrom, RepoContext, TaskSpec, run_batch, run_task,
-    run_task_with,
+    BatchError, BatchOptions, BatchSummary, IndexMode, Progress, ReferenceFrom, RepoContext, TaskSpec, run_batch,
+    run_task, run_task_with,
 };
 
 use hintlens_db::Database;

@@ -5,6 +5,10 @@
 //!   throughput on one thread, and the speed-up of indexing on N threads over one.
 //! - `batch`: all tasks of one repository through the real batch pipeline against the bare parse
 //!   of the unique blobs their snapshots contain.
+//! - `demand`: the batch on demand against a per-task `ast` pipeline and against the limit
+//!   (reading and bare-parsing the changed files), and its peak memory ([`demand`]).
+
+mod demand;
 
 use clap::{Parser, Subcommand};
 use hintlens_batch::{BatchOptions, ReferenceFrom, RepoLocator, read_dataset, run_batch};
@@ -47,6 +51,17 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
+    /// Run every task of a dataset on one repository on demand, against a per-task `ast`
+    /// pipeline and the changed files' read-and-parse limit, single process each; then peak
+    /// memory for 10, 40 and all tasks.
+    Demand {
+        dataset: PathBuf,
+        #[arg(long)]
+        repo: PathBuf,
+        /// Also time `--index full`.
+        #[arg(long)]
+        with_full: bool,
+    },
 }
 
 fn main() {
@@ -54,6 +69,7 @@ fn main() {
     let result = match cli.command {
         Command::Index { repo, rev, threads } => index(&repo, &rev, threads, cli.repeat),
         Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat),
+        Command::Demand { dataset, repo, with_full } => demand::demand(&dataset, &repo, cli.repeat, with_full),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");
@@ -214,6 +230,7 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
         projections: vec![Projection::Declaration],
         jobs: threads,
         reference_from: ReferenceFrom::Patches,
+        index: hintlens_batch::IndexMode::Demand,
         select: Default::default(),
         provider: None,
         skip: Default::default(),

@@ -4,7 +4,7 @@ mod judge;
 mod report;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use hintlens_batch::{BatchOptions, ReferenceFrom, RepoContext, RepoLocator, TaskSpec, run_batch, run_task};
+use hintlens_batch::{BatchOptions, IndexMode, ReferenceFrom, RepoContext, RepoLocator, TaskSpec, run_batch, run_task};
 use hintlens_hints::{Compat, Projection, SelectOptions, Selection};
 use hintlens_report::ReferenceField;
 use hintlens_snapshot::Repository;
@@ -61,6 +61,10 @@ enum Command {
         /// the patches do not apply.
         #[arg(long = "reference", value_enum, default_value_t = ReferenceArg::Patches)]
         reference: ReferenceArg,
+        /// Which files of each snapshot are read: what the answers need (`demand`), or every
+        /// source file, parsed up front (`full`: the same records, slower; for checking).
+        #[arg(long, value_enum, default_value_t = IndexArg::Demand)]
+        index: IndexArg,
         /// Reproduce a benchmark's released hints exactly: `fea` (FEA-Bench's quirks in the
         /// `fea` selection).
         #[arg(long, value_name = "BENCHMARK")]
@@ -157,9 +161,32 @@ impl From<ReferenceArg> for ReferenceFrom {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum IndexArg {
+    Demand,
+    Full,
+}
+
+impl From<IndexArg> for IndexMode {
+    fn from(i: IndexArg) -> IndexMode {
+        match i {
+            IndexArg::Demand => IndexMode::Demand,
+            IndexArg::Full => IndexMode::Full,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Text,
     Json,
+}
+
+/// The process's peak resident memory in bytes, where the system says (Linux: `VmHWM`).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kb: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kb * 1024)
 }
 
 fn parse_repo_override(s: &str) -> Result<(String, PathBuf), String> {
@@ -183,6 +210,7 @@ fn main() -> ExitCode {
             resume,
             jobs,
             reference,
+            index,
             compat,
             config,
         } => {
@@ -204,6 +232,7 @@ fn main() -> ExitCode {
                 projections: or_default(projection, Projection::Declaration),
                 jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
                 reference_from: reference.into(),
+                index: index.into(),
                 select: SelectOptions { compat },
                 provider,
                 skip: Default::default(),
@@ -349,8 +378,9 @@ fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitC
                 0 => String::new(),
                 n => format!(", {n} already done"),
             };
+            let peak = peak_memory().map(|bytes| format!(", peak memory {} MB", bytes / 1_000_000)).unwrap_or_default();
             eprintln!(
-                "hintlens: {} tasks, {} ok, {} unsupported, {} failed{resumed} in {:.1}s ({rate:.1} tasks/s)",
+                "hintlens: {} tasks, {} ok, {} unsupported, {} failed{resumed} in {:.1}s ({rate:.1} tasks/s{peak})",
                 summary.total,
                 summary.done - summary.failed - summary.unsupported,
                 summary.unsupported,
@@ -419,6 +449,7 @@ fn show(args: ShowArgs) -> ExitCode {
         projections: &args.projections,
         reference_commit: args.reference.as_deref(),
         reference_from: if args.reference.is_some() { ReferenceFrom::Commit } else { ReferenceFrom::Patches },
+        index: IndexMode::Demand,
     };
     match run_task(&ctx, &spec) {
         Ok(output) => {

@@ -12,11 +12,14 @@
 //!   them from).
 
 use dashmap::DashMap;
-use hintlens_snapshot::{BlobSource, ObjectId, Snapshot};
+use hintlens_snapshot::{BlobSource, Entry, ObjectId, Snapshot};
 use hintlens_syntax::{FileIndex, Frontend};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+mod words;
+pub use words::Words;
 
 /// Index of a frontend in the database's list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,9 +34,24 @@ pub struct SourceFile {
     pub language: LanguageId,
 }
 
+/// Reads a blob's bytes, once asked.
+pub type Load<'a> = dyn Fn() -> Result<Arc<[u8]>, hintlens_snapshot::Error> + 'a;
+
 #[salsa::db]
 pub trait Db: salsa::Database {
     fn frontend(&self, language: LanguageId) -> &dyn Frontend;
+
+    /// The input for a blob of known id, created (by reading it with `load`) on first sight.
+    fn intern_blob(
+        &self,
+        id: ObjectId,
+        language: LanguageId,
+        load: &Load<'_>,
+    ) -> Result<SourceFile, hintlens_snapshot::Error>;
+
+    /// The words of a blob ([`Words`]), computed (by reading it with `load`) on first sight and
+    /// kept for the database's life.
+    fn blob_words(&self, id: ObjectId, load: &Load<'_>) -> Result<Arc<Words>, hintlens_snapshot::Error>;
 }
 
 /// Definitions and uses of one file: the expensive query, run once per distinct content.
@@ -97,6 +115,8 @@ pub struct Database {
     storage: salsa::Storage<Self>,
     frontends: Arc<[Box<dyn Frontend>]>,
     by_content: Arc<DashMap<(ObjectId, LanguageId), SourceFile>>,
+    /// The words of every blob an on-demand snapshot looked into ([`Db::blob_words`]).
+    words: Arc<DashMap<ObjectId, Arc<Words>>>,
 }
 
 #[salsa::db]
@@ -107,6 +127,28 @@ impl Db for Database {
     fn frontend(&self, language: LanguageId) -> &dyn Frontend {
         &*self.frontends[language.0 as usize]
     }
+
+    fn intern_blob(
+        &self,
+        id: ObjectId,
+        language: LanguageId,
+        load: &Load<'_>,
+    ) -> Result<SourceFile, hintlens_snapshot::Error> {
+        self.intern_file(id, language, || {
+            let text = load()?;
+            // Read anyway: the words cost a scan, and spare a second read when a name is asked.
+            self.words.entry(id).or_insert_with(|| Arc::new(Words::of(&text)));
+            Ok(text)
+        })
+    }
+
+    fn blob_words(&self, id: ObjectId, load: &Load<'_>) -> Result<Arc<Words>, hintlens_snapshot::Error> {
+        if let Some(words) = self.words.get(&id) {
+            return Ok(words.clone());
+        }
+        let words = Arc::new(Words::of(&load()?));
+        Ok(self.words.entry(id).or_insert(words).clone())
+    }
 }
 
 impl Database {
@@ -116,7 +158,25 @@ impl Database {
 
     /// A database that reports salsa's execution events (tests use it to prove what re-ran).
     pub fn with_events(frontends: Vec<Box<dyn Frontend>>, on_event: Option<EventCallback>) -> Database {
-        Database { storage: salsa::Storage::new(on_event), frontends: frontends.into(), by_content: Arc::default() }
+        Database {
+            storage: salsa::Storage::new(on_event),
+            frontends: frontends.into(),
+            by_content: Arc::default(),
+            words: Arc::default(),
+        }
+    }
+
+    /// A database with the same frontends and blob words and nothing else: no inputs, no
+    /// memos. A batch starts one per few tasks, so that what it keeps is bounded by the tasks
+    /// at hand, not by all the repository's tasks, while the words (small, and read from every
+    /// blob of every base) are read once for all.
+    pub fn sibling(&self) -> Database {
+        Database {
+            storage: salsa::Storage::new(None),
+            frontends: self.frontends.clone(),
+            by_content: Arc::default(),
+            words: self.words.clone(),
+        }
     }
 
     /// The frontend that claims `path`, if any (the first one registered wins).
@@ -178,7 +238,25 @@ impl Database {
     ) -> Result<SnapshotIndex, hintlens_snapshot::Error> {
         let claimed: Vec<Claimed<'_>> = self.claimed(snapshot).collect();
         let files = self.index_claimed(&claimed, open_source)?.into_iter().collect();
-        Ok(SnapshotIndex { files: Arc::new(files) })
+        Ok(SnapshotIndex::from_files(files))
+    }
+
+    /// The claimed files of `snapshot`, read and indexed only when a query needs them (see
+    /// [`SnapshotIndex`]): what a batch answering a few questions about a few files wants.
+    pub fn snapshot_on_demand(&self, snapshot: &Snapshot, source: Box<dyn BlobSource + Send>) -> SnapshotIndex {
+        let files = self
+            .claimed(snapshot)
+            .map(|(path, entry, language)| (path.to_owned(), Slot::Blob { entry: entry.clone(), language }))
+            .collect();
+        SnapshotIndex {
+            files: Arc::new(files),
+            blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
+        }
+    }
+
+    /// How many blobs' words are kept ([`Db::blob_words`]).
+    pub fn blobs_with_words(&self) -> usize {
+        self.words.len()
     }
 
     /// Indexes the distinct files of many snapshots in one parallel pass: the base commits of a
@@ -242,23 +320,88 @@ impl Database {
     }
 }
 
-/// The indexed source files of one snapshot: path → input. Cheap to clone.
-#[derive(Debug, Clone, Default)]
+/// The source files of one snapshot: path → input. Cheap to clone.
+///
+/// Built two ways, answering the same queries: indexed up front ([`Database::index_snapshot`],
+/// the language server's work tree, `batch --index full`), or on demand
+/// ([`Database::snapshot_on_demand`]), where a file is read from git and parsed when a query
+/// first needs it, and repository-wide name questions ([`SnapshotIndex::files_naming`]) read the
+/// words of every blob once per database but parse only the files whose words hold the name.
+#[derive(Clone, Default)]
 pub struct SnapshotIndex {
-    files: Arc<BTreeMap<String, SourceFile>>,
+    files: Arc<BTreeMap<String, Slot>>,
+    blobs: Option<Arc<Blobs>>,
+}
+
+impl std::fmt::Debug for SnapshotIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SnapshotIndex").field("files", &self.files.len()).finish()
+    }
+}
+
+/// One claimed file: an input already, or a blob to read on first need.
+#[derive(Debug, Clone)]
+enum Slot {
+    Ready(SourceFile),
+    Blob { entry: Entry, language: LanguageId },
+}
+
+/// Where an on-demand snapshot reads its blobs, and what it failed to read.
+struct Blobs {
+    reader: Mutex<Box<dyn BlobSource + Send>>,
+    errors: Mutex<Vec<String>>,
 }
 
 impl SnapshotIndex {
     pub fn from_files(files: BTreeMap<String, SourceFile>) -> SnapshotIndex {
-        SnapshotIndex { files: Arc::new(files) }
+        SnapshotIndex { files: Arc::new(files.into_iter().map(|(p, f)| (p, Slot::Ready(f))).collect()), blobs: None }
     }
 
-    pub fn get(&self, path: &str) -> Option<SourceFile> {
-        self.files.get(path).copied()
+    /// The input of `path`, read (and interned) on first need. `None` when the snapshot has no
+    /// such source file — or when reading it failed, which [`SnapshotIndex::read_errors`] then
+    /// reports, so that no answer built without the file passes for a whole one.
+    pub fn get(&self, db: &dyn Db, path: &str) -> Option<SourceFile> {
+        match self.files.get(path)? {
+            Slot::Ready(file) => Some(*file),
+            Slot::Blob { entry, language } => self.load(db, path, entry, *language),
+        }
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (&str, SourceFile)> + '_ {
-        self.files.iter().map(|(p, f)| (p.as_str(), *f))
+    /// The input of `path` if it is indexed already — always, for a snapshot indexed up front
+    /// (the language server's); nothing is read.
+    pub fn indexed(&self, path: &str) -> Option<SourceFile> {
+        match self.files.get(path)? {
+            Slot::Ready(file) => Some(*file),
+            Slot::Blob { .. } => None,
+        }
+    }
+
+    fn load(&self, db: &dyn Db, path: &str, entry: &Entry, language: LanguageId) -> Option<SourceFile> {
+        let blobs = self.blobs.as_ref()?;
+        let read = || entry.read(&**blobs.reader.lock().unwrap_or_else(|e| e.into_inner()));
+        match db.intern_blob(entry.id, language, &read) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                blobs.errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{path}: {e}"));
+                None
+            }
+        }
+    }
+
+    /// Whether the snapshot holds a source file at `path` (nothing is read).
+    pub fn contains(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+
+    /// Every source file's path and language, in path order (nothing is read).
+    pub fn paths<'s>(&'s self, db: &'s dyn Db) -> impl Iterator<Item = (&'s str, LanguageId)> + 's {
+        self.files.iter().map(move |(path, slot)| {
+            let language = match slot {
+                Slot::Ready(file) => file.language(db),
+                Slot::Blob { language, .. } => *language,
+            };
+            (path.as_str(), language)
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -269,15 +412,79 @@ impl SnapshotIndex {
         self.files.is_empty()
     }
 
+    /// The files that define or use `name` as an identifier ([`file_names`]), in path order.
+    pub fn files_naming(&self, db: &dyn Db, name: &str) -> Vec<(&str, SourceFile)> {
+        let parts = words::word_parts(name);
+        self.confirmed(db, parts.as_deref(), |file| file_names(db, file).contains(name))
+    }
+
     /// In how many files the name occurs as an identifier (defined or used).
     pub fn occurrences(&self, db: &dyn Db, name: &str) -> usize {
-        self.files.values().filter(|f| file_names(db, **f).contains(name)).count()
+        self.files_naming(db, name).len()
+    }
+
+    /// In how many files a string literal has the value `value`.
+    pub fn string_occurrences(&self, db: &dyn Db, value: &str) -> usize {
+        let parts = words::string_parts(value);
+        self.confirmed(db, parts.as_deref(), |file| file_index(db, file).strings.iter().any(|s| s.value == value)).len()
+    }
+
+    /// The files `confirm` accepts among those that may hold every word of `parts` (all files
+    /// when `parts` is `None`): indexed files as they are, blobs first by their words.
+    fn confirmed(
+        &self,
+        db: &dyn Db,
+        parts: Option<&[u32]>,
+        confirm: impl Fn(SourceFile) -> bool,
+    ) -> Vec<(&str, SourceFile)> {
+        let mut out = Vec::new();
+        for (path, slot) in self.files.iter() {
+            let file = match slot {
+                Slot::Ready(file) => *file,
+                Slot::Blob { entry, language } => {
+                    if let (Some(parts), Some(blobs)) = (parts, &self.blobs) {
+                        let read = || entry.read(&**blobs.reader.lock().unwrap_or_else(|e| e.into_inner()));
+                        match db.blob_words(entry.id, &read) {
+                            Ok(words) if !words.contains_all(parts) => continue,
+                            Ok(_) => {}
+                            Err(e) => {
+                                blobs.errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{path}: {e}"));
+                                continue;
+                            }
+                        }
+                    }
+                    let Some(file) = self.load(db, path, entry, *language) else { continue };
+                    file
+                }
+            };
+            if confirm(file) {
+                out.push((path.as_str(), file));
+            }
+        }
+        out
+    }
+
+    /// The files an on-demand snapshot could not read, as `path: error`. An answer computed
+    /// while any was unreadable is incomplete.
+    pub fn read_errors(&self) -> Vec<String> {
+        self.blobs.as_ref().map(|b| b.errors.lock().unwrap_or_else(|e| e.into_inner()).clone()).unwrap_or_default()
     }
 }
 
 /// The module name of an indexed file (`pkg.formatting`, `com.google.gson.JsonWriter`).
 pub fn module_name(db: &dyn Db, path: &str, file: SourceFile) -> String {
-    db.frontend(file.language(db)).module_name(path, file_index(db, file))
+    let language = file.language(db);
+    match path_module_name(db, language, path) {
+        Some(name) => name,
+        None => db.frontend(language).module_name(path, file_index(db, file)),
+    }
+}
+
+/// The module name of a file of `language` at `path`, when the path alone decides it
+/// ([`Frontend::module_name_reads_file`]): found without reading the file.
+pub fn path_module_name(db: &dyn Db, language: LanguageId, path: &str) -> Option<String> {
+    let frontend = db.frontend(language);
+    (!frontend.module_name_reads_file()).then(|| frontend.module_name(path, &FileIndex::default()))
 }
 
 /// The repository-wide qualified name of a definition of `file` with the given local name.

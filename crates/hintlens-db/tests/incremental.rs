@@ -81,3 +81,39 @@ fn parallel_indexing_of_many_snapshots_indexes_each_blob_once() {
     // 40 shared files, plus one changed file per snapshot (one of which replaces m0 … m7).
     assert_eq!(log.lock().unwrap().len(), 48, "{} executions", log.lock().unwrap().len());
 }
+
+/// On demand, nothing is parsed until asked, a name question parses only the files whose words
+/// hold the name, and the answers are those of the snapshot indexed up front.
+#[test]
+fn on_demand_a_name_parses_only_the_files_whose_words_hold_it() {
+    let files = [
+        ("pkg/fetch.py", "def fetch_all(url):\n    return url\n"),
+        ("pkg/use.py", "from pkg.fetch import fetch_all\nfetch_all('x')\n"),
+        ("pkg/comment.py", "# fetch_all is elsewhere\nX = 1\n"),
+        ("pkg/string.py", "MESSAGE = 'call fetch_all first'\n"),
+        ("pkg/other.py", "def unrelated(): pass\n"),
+        ("README.md", "fetch_all"),
+    ];
+    let (full_db, _) = logging_database();
+    let full = full_db.index_snapshot(&snapshot(&files), || NoBlobs).unwrap();
+
+    let (db, log) = logging_database();
+    let demand = db.snapshot_on_demand(&snapshot(&files), Box::new(NoBlobs));
+    assert_eq!(demand.len(), 5, "the claimed files, none read");
+    assert!(demand.contains("pkg/other.py") && !demand.contains("README.md"));
+    assert!(demand.indexed("pkg/other.py").is_none() && log.lock().unwrap().is_empty());
+
+    let names = |index: &hintlens_db::SnapshotIndex, db: &Database| -> Vec<String> {
+        index.files_naming(db, "fetch_all").into_iter().map(|(p, _)| p.to_owned()).collect()
+    };
+    assert_eq!(names(&demand, &db), ["pkg/fetch.py", "pkg/use.py"]);
+    assert_eq!(names(&demand, &db), names(&full, &full_db));
+    // The comment and the string hold the word, so they were parsed to be ruled out; the
+    // file without the word was not.
+    assert_eq!(log.lock().unwrap().len(), 4, "{:?}", log.lock().unwrap());
+    assert_eq!(demand.string_occurrences(&db, "call fetch_all first"), 1);
+    assert_eq!(demand.string_occurrences(&db, "call fetch_all"), 0);
+    assert_eq!(demand.occurrences(&db, "nowhere"), 0);
+    assert!(demand.get(&db, "pkg/other.py").is_some() && demand.read_errors().is_empty());
+    assert_eq!(db.blobs_with_words(), 5);
+}

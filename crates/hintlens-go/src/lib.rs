@@ -108,6 +108,14 @@ impl Frontend for Go {
     }
 
     /// A `go.mod`'s module path.
+    fn is_manifest(&self, path: &str) -> bool {
+        is_go_mod(path)
+    }
+
+    fn module_name_reads_file(&self) -> bool {
+        false
+    }
+
     fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
         if is_go_mod(path) { index.package.clone() } else { None }
     }

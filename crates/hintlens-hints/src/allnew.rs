@@ -8,7 +8,7 @@ use hintlens_syntax::{DefId, FileIndex, Frontend};
 
 pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
     let mut out = Vec::new();
-    for changed in changed_files(task, task.code) {
+    for changed in changed_files(db, task, task.code) {
         let index = file_index(db, changed.file);
         let frontend = db.frontend(changed.file.language(db));
         if let Some(module) = ident::new_module(db, task, &changed) {

@@ -21,7 +21,7 @@
 use crate::newdefs::{ChangedFile, changed_files, new_module};
 use crate::resolve::{Reach, Resolver, Target, Using, components};
 use crate::{Direction, Evidence, Identifier, Resolution, Rule, Task, ident};
-use hintlens_db::{Db, SourceFile, file_index, file_names, module_name, qualified_name};
+use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
 use hintlens_snapshot::ChangeSet;
 use hintlens_syntax::{Binding, DefId, DefKind, Import, Use, UseKind};
 use std::borrow::Cow;
@@ -59,7 +59,7 @@ fn collect<'a>(
 ) {
     let mut usings: Vec<Using<'a>> = Vec::new();
     let mut sites: HashMap<Cow<'a, str>, Vec<UseSite<'a>>> = HashMap::new();
-    for changed in changed_files(task, using) {
+    for changed in changed_files(db, task, using) {
         let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
         if added.is_empty() {
             continue;
@@ -84,7 +84,7 @@ fn collect<'a>(
         return;
     }
     let matcher = Matcher { db, resolver, usings: &usings, direction };
-    for changed in changed_files(task, defining) {
+    for changed in changed_files(db, task, defining) {
         for def in new_definitions(db, task, &changed, direction) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
                 continue;
@@ -239,10 +239,7 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>, dire
 /// that name `owner` at all can hold one, which the per-file name sets answer cheaply.
 fn keyword_takers(db: &dyn Db, task: &Task<'_>, owner: &str) -> Vec<(String, String)> {
     let mut takers = Vec::new();
-    for (path, file) in task.reference.iter() {
-        if !file_names(db, file).contains(owner) {
-            continue;
-        }
+    for (path, file) in task.reference.files_naming(db, owner) {
         let index = file_index(db, file);
         for d in &index.definitions {
             if d.keywords_from.iter().any(|t| t == owner) {

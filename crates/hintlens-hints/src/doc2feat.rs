@@ -24,11 +24,11 @@ use std::collections::HashSet;
 
 pub(crate) fn select(db: &dyn Db, task: &Task<'_>, fields: &TaskFields<'_>) -> Vec<Identifier> {
     let test_names: HashSet<String> =
-        changed_files(task, task.test).iter().flat_map(|c| new_entities(db, c)).map(|e| e.name).collect();
+        changed_files(db, task, task.test).iter().flat_map(|c| new_entities(db, c)).map(|e| e.name).collect();
     let documentation = fields.documentation.unwrap_or_default();
     let documented = |name: &str| !documentation.is_empty() && documentation.contains(name);
     let mut out = Vec::new();
-    for changed in changed_files(task, task.code) {
+    for changed in changed_files(db, task, task.code) {
         if changed.change.status == FileStatus::Added && !documented(changed.path) {
             out.push(ident::module(db, changed.path, changed.file, changed.is_new_file));
         }

@@ -14,7 +14,7 @@ pub(crate) struct TestUses {
 impl TestUses {
     pub fn of(db: &dyn Db, task: &Task<'_>) -> TestUses {
         let mut by_name: HashMap<String, Vec<Evidence>> = HashMap::new();
-        for changed in changed_files(task, task.test) {
+        for changed in changed_files(db, task, task.test) {
             let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
             for u in file_index(db, changed.file).uses.iter().filter(|u| added.contains(&u.span.start.line)) {
                 by_name.entry(u.name.clone()).or_default().push(Evidence {

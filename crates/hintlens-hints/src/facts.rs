@@ -38,8 +38,7 @@ pub(crate) fn name_facts(db: &dyn Db, task: &Task<'_>, name: &str) -> Facts {
 /// The facts of a string literal's value: files of B holding the same literal, and whether
 /// the issue quotes it.
 pub(crate) fn string_facts(db: &dyn Db, task: &Task<'_>, value: &str) -> Facts {
-    let occurrences =
-        task.base.iter().filter(|(_, f)| file_index(db, *f).strings.iter().any(|s| s.value == value)).count();
+    let occurrences = task.base.string_occurrences(db, value);
     Facts::new(occurrences, !value.trim().is_empty() && task.problem_statement.contains(value))
 }
 
@@ -63,7 +62,7 @@ pub(crate) fn annotate(db: &dyn Db, task: &Task<'_>, ids: &mut [Identifier]) {
 
 /// The definition's name within its file, found by name and line in R.
 fn local_name(db: &dyn Db, task: &Task<'_>, id: &Identifier) -> Option<String> {
-    let file = task.reference.get(&id.path)?;
+    let file = task.reference.get(db, &id.path)?;
     file_index(db, file)
         .definitions
         .iter()

@@ -24,7 +24,7 @@ use std::collections::HashSet;
 pub(crate) fn select(db: &dyn Db, task: &Task<'_>, options: &SelectOptions) -> Vec<Identifier> {
     let compat = options.compat == Some(Compat::Fea);
     let mut out = Vec::new();
-    for changed in changed_files(task, task.code) {
+    for changed in changed_files(db, task, task.code) {
         // FEA-Bench only knows Python.
         let python = db.frontend(changed.file.language(db)).language() == "python";
         if compat && (!python || is_fea_test_path(changed.path)) {

@@ -2,7 +2,7 @@
 //! the definitions of R that B did not have.
 
 use crate::Task;
-use hintlens_db::{Db, SnapshotIndex, SourceFile, file_index, qualified_name};
+use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, qualified_name};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
 use hintlens_syntax::{DefId, DefKind, ModuleDefinition};
 use std::collections::HashSet;
@@ -20,19 +20,19 @@ pub(crate) struct ChangedFile<'t> {
 
 /// The source files of `changes` that R holds (deleted files and files no frontend claims
 /// are left out), in path order.
-pub(crate) fn changed_files<'t>(task: &Task<'t>, changes: &'t ChangeSet) -> Vec<ChangedFile<'t>> {
+pub(crate) fn changed_files<'t>(db: &dyn Db, task: &Task<'t>, changes: &'t ChangeSet) -> Vec<ChangedFile<'t>> {
     changes
         .files
         .iter()
         .filter(|(_, change)| change.status != FileStatus::Deleted)
         .filter_map(|(path, change)| {
-            let file = task.reference.get(path)?;
+            let file = task.reference.get(db, path)?;
             let base_path = change.old_path.as_deref().unwrap_or(path);
             let base = match change.status {
                 FileStatus::Added => None,
-                _ => task.base.get(base_path).map(|b| (base_path, b)),
+                _ => task.base.get(db, base_path).map(|b| (base_path, b)),
             };
-            Some(ChangedFile { path, change, file, base, is_new_file: task.base.get(path).is_none() })
+            Some(ChangedFile { path, change, file, base, is_new_file: !task.base.contains(path) })
         })
         .collect()
 }
@@ -49,7 +49,7 @@ pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>
     let index = file_index(db, changed.file);
     let frontend = db.frontend(language);
     // A manifest (Go's `go.mod`) is no module of its own.
-    if frontend.module_root(changed.path, index).is_some() {
+    if frontend.is_manifest(changed.path) {
         return None;
     }
     let module = frontend.module_definition(changed.path, index);
@@ -61,10 +61,8 @@ pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>
     if module.path != changed.path {
         // A directory module: new only if B had no source file of its language directly in it.
         let in_directory = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir) == module.path;
-        let source = |path: &str, file: SourceFile| {
-            file.language(db) == language && frontend.module_root(path, file_index(db, file)).is_none()
-        };
-        if task.base.iter().any(|(path, file)| in_directory(path) && source(path, file)) {
+        let source = |path: &str, file_language: LanguageId| file_language == language && !frontend.is_manifest(path);
+        if task.base.paths(db).any(|(path, file_language)| in_directory(path) && source(path, file_language)) {
             return None;
         }
     }
@@ -105,7 +103,7 @@ pub fn split_test_regions(
     mut test: ChangeSet,
 ) -> (ChangeSet, ChangeSet) {
     for (path, change) in code.files.iter_mut() {
-        let Some(file) = reference.get(path) else { continue };
+        let Some(file) = reference.get(db, path) else { continue };
         if change.added_lines.is_empty() {
             continue;
         }

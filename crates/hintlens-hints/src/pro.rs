@@ -13,7 +13,7 @@ use hintlens_syntax::{DefId, DefKind, file_definition_name};
 use std::collections::HashSet;
 
 pub(crate) fn select(db: &dyn Db, task: &Task<'_>, interface: &str) -> Vec<Identifier> {
-    let code = changed_files(task, task.code);
+    let code = changed_files(db, task, task.code);
     let fresh: Vec<HashSet<DefId>> = code.iter().map(|c| new_definitions(db, c).into_iter().collect()).collect();
     let mut out: Vec<Identifier> = Vec::new();
     for entry in parse_interface(interface) {
@@ -81,7 +81,7 @@ fn matching(
 /// The entry as written, for a name the reference solution does not define.
 fn unmatched(task: &Task<'_>, entry: &InterfaceEntry) -> Identifier {
     let path = entry.path.clone().unwrap_or_default();
-    let is_new_file = !path.is_empty() && task.base.get(&path).is_none();
+    let is_new_file = !path.is_empty() && !task.base.contains(&path);
     let mut id = ident::entry(&entry.name, entry.def_kind(), Entity::Interface, &path, is_new_file);
     id.signature = entry.signature.clone().unwrap_or_default();
     id.doc.clone_from(&entry.description);

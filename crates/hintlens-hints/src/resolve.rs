@@ -8,7 +8,7 @@
 //! R, by path first and then by the frontend's module name, so only the files an answer needs
 //! are read.
 
-use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, module_name};
+use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, module_name, path_module_name};
 use hintlens_syntax::{FileIndex, Frontend, Import};
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
@@ -74,7 +74,7 @@ pub(crate) struct Resolver<'a> {
     reference: &'a SnapshotIndex,
     /// Every path of R split into components (directories, then the file name split at dots),
     /// built on first need.
-    paths: OnceCell<Vec<(&'a str, Vec<&'a str>)>>,
+    paths: OnceCell<Vec<(&'a str, LanguageId, Vec<&'a str>)>>,
     modules: RefCell<HashMap<String, Vec<(&'a str, SourceFile)>>>,
     /// The module roots of R ([`Frontend::module_root`]), built on first need.
     roots: OnceCell<Vec<Root>>,
@@ -248,11 +248,15 @@ impl<'a> Resolver<'a> {
         let wanted: Vec<&str> = components(module).collect();
         let found: Vec<(&'a str, SourceFile)> = match wanted.last() {
             None => Vec::new(),
+            // A module name the path decides is compared before the file is read.
             Some(last) => self
                 .paths()
                 .iter()
-                .filter(|(_, parts)| parts.contains(last))
-                .filter_map(|&(path, _)| Some((path, self.reference.get(path)?)))
+                .filter(|(_, _, parts)| parts.contains(last))
+                .filter(|&&(path, language, _)| {
+                    path_module_name(self.db, language, path).is_none_or(|name| dotted_eq(&name, module))
+                })
+                .filter_map(|&(path, _, _)| Some((path, self.reference.get(self.db, path)?)))
                 .filter(|&(path, file)| dotted_eq(&module_name(self.db, path, file), module))
                 .collect(),
         };
@@ -263,20 +267,23 @@ impl<'a> Resolver<'a> {
     /// Whether some path of R holds `module`'s components in a row: a module, package or
     /// namespace directory of the repository.
     fn in_repository(&self, module: &[&str]) -> bool {
-        !module.is_empty() && self.paths().iter().any(|(_, parts)| parts.windows(module.len()).any(|w| w == module))
+        !module.is_empty() && self.paths().iter().any(|(_, _, parts)| parts.windows(module.len()).any(|w| w == module))
     }
 
-    fn paths(&self) -> &Vec<(&'a str, Vec<&'a str>)> {
-        self.paths.get_or_init(|| self.reference.iter().map(|(path, _)| (path, components(path).collect())).collect())
+    fn paths(&self) -> &Vec<(&'a str, LanguageId, Vec<&'a str>)> {
+        self.paths.get_or_init(|| {
+            self.reference.paths(self.db).map(|(path, language)| (path, language, components(path).collect())).collect()
+        })
     }
 }
 
 /// Every module root of a snapshot, longest name first.
 fn module_roots(db: &dyn Db, snapshot: &SnapshotIndex) -> Vec<Root> {
     let mut roots: Vec<Root> = snapshot
-        .iter()
-        .filter_map(|(path, file)| {
-            let language = file.language(db);
+        .paths(db)
+        .filter(|&(path, language)| db.frontend(language).is_manifest(path))
+        .filter_map(|(path, language)| {
+            let file = snapshot.get(db, path)?;
             let name = db.frontend(language).module_root(path, file_index(db, file))?;
             let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
             Some(Root { language, dir, name })

@@ -30,7 +30,7 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for changed in changed_files(task, task.code) {
+    for changed in changed_files(db, task, task.code) {
         let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
         let before: HashSet<&str> = match changed.base {
             Some((_, b)) => file_index(db, b).strings.iter().map(|s| s.value.as_str()).collect(),
@@ -69,7 +69,7 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
 
 fn test_literals(db: &dyn Db, task: &Task<'_>) -> Vec<TestLiteral> {
     let mut out = Vec::new();
-    for changed in changed_files(task, task.test) {
+    for changed in changed_files(db, task, task.test) {
         let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
         for s in file_index(db, changed.file).strings.iter().filter(|s| added.contains(&s.span.start.line)) {
             out.push(TestLiteral {

@@ -38,7 +38,7 @@ fn sites(db: &Database, world: &World, id: &Identifier) -> Vec<(String, Range)> 
     match id.direction {
         Direction::CodeToTest => {
             for e in &id.evidence {
-                let Some(file) = world.reference.get(&e.path) else { continue };
+                let Some(file) = world.reference.get(db, &e.path) else { continue };
                 let text = file.text(db);
                 let index = file_index(db, file);
                 let line = e.line - 1;
@@ -49,7 +49,7 @@ fn sites(db: &Database, world: &World, id: &Identifier) -> Vec<(String, Range)> 
             }
         }
         Direction::TestToCode => {
-            let Some(file) = world.reference.get(&id.path) else { return out };
+            let Some(file) = world.reference.get(db, &id.path) else { return out };
             let index = file_index(db, file);
             if let Some(definition) = target::definition(index, id) {
                 out.push((id.path.clone(), text::to_lsp_range(file.text(db), &definition.name_span)));

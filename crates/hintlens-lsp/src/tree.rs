@@ -59,7 +59,7 @@ impl Tree {
     pub(crate) fn rebase(&mut self, db: &Database, base: Arc<Base>) {
         self.base = base;
         let paths: BTreeSet<String> =
-            self.base.index.iter().map(|(path, _)| path.to_owned()).chain(self.files.keys().cloned()).collect();
+            self.base.index.paths(db).map(|(path, _)| path.to_owned()).chain(self.files.keys().cloned()).collect();
         self.changes.clear();
         for path in paths {
             self.refresh_change(db, &path);
@@ -125,7 +125,7 @@ impl Tree {
     }
 
     fn refresh_change(&mut self, db: &Database, path: &str) {
-        let base = self.base.index.get(path);
+        let base = self.base.index.get(db, path);
         let change = match (base, self.files.get(path)) {
             (None, None) => None,
             (Some(_), None) => Some(change(FileStatus::Deleted, Vec::new())),

@@ -110,7 +110,7 @@ impl World {
                 self.root.path().display()
             )));
         };
-        match self.reference.get(&path) {
+        match self.reference.indexed(&path) {
             Some(file) => Ok(Document { path, file: Some(file), unreadable: None }),
             None => match hintlens_snapshot::source_extension(&path) {
                 // Source code, yet not indexed: no frontend claims its language.

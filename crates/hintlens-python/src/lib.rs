@@ -36,6 +36,10 @@ impl Frontend for Python {
 
     /// `pkg/formatting.py` → `pkg.formatting`, `pkg/__init__.py` → `pkg`. Directories such as
     /// `src/` stay components: resolution matches module names by suffix.
+    fn module_name_reads_file(&self) -> bool {
+        false
+    }
+
     fn module_name(&self, path: &str, _index: &FileIndex) -> String {
         let stem = path.strip_suffix(".py").or_else(|| path.strip_suffix(".pyi")).unwrap_or(path);
         let mut components: Vec<&str> = stem.split('/').filter(|c| !c.is_empty() && *c != ".").collect();

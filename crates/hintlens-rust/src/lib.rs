@@ -139,6 +139,14 @@ impl Frontend for Rust {
     }
 
     /// A manifest's crate name.
+    fn is_manifest(&self, path: &str) -> bool {
+        is_manifest(path)
+    }
+
+    fn module_name_reads_file(&self) -> bool {
+        false
+    }
+
     fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
         if is_manifest(path) { index.package.clone().filter(|name| !name.is_empty()) } else { None }
     }

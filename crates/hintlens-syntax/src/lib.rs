@@ -557,6 +557,13 @@ pub trait Frontend: Send + Sync + 'static {
     /// `package com.google.gson;` at `…/JsonWriter.java`.
     fn module_name(&self, path: &str, index: &FileIndex) -> String;
 
+    /// Whether [`Frontend::module_name`] reads the file (Java's `package` clause) rather than
+    /// its path alone. A frontend whose module names are its paths' says `false`, and a batch
+    /// looking a module up among a snapshot's files parses none of those it passes over.
+    fn module_name_reads_file(&self) -> bool {
+        true
+    }
+
     /// The repository-wide qualified name of a definition whose file-local name is `local_name`.
     /// By default the module name is the prefix (`pkg.formatting.Segment.remove_color`);
     /// languages whose names live in packages rather than files override it
@@ -637,6 +644,13 @@ pub trait Frontend: Send + Sync + 'static {
         ModuleDefinition { name: file_definition_name(&module).to_owned(), kind: DefKind::File, path: path.to_owned() }
     }
 
+    /// Whether a claimed path is a manifest ([`Frontend::module_root`]) rather than a source
+    /// file: decided by the path alone (`go.mod`, `Cargo.toml`).
+    fn is_manifest(&self, path: &str) -> bool {
+        let _ = path;
+        false
+    }
+
     /// The name a manifest gives the modules of the tree below its directory: Go's `go.mod`
     /// (`module go.flipt.io/flipt` — the package in `internal/server` beside it is imported as
     /// `go.flipt.io/flipt/internal/server`), a Rust crate's `Cargo.toml` (`name = "clap"` —
@@ -645,6 +659,9 @@ pub trait Frontend: Send + Sync + 'static {
     /// Where the reference snapshot holds roots of a language, an import of that language leads
     /// to the directory below the root whose name prefixes it, and out of the repository (the
     /// standard library, a dependency) when no root's name does.
+    ///
+    /// Asked only of the paths [`Frontend::is_manifest`] accepts, so that finding a snapshot's
+    /// roots parses its manifests and nothing else.
     fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
         let _ = (path, index);
         None

@@ -111,6 +111,10 @@ impl Frontend for Script {
         }
     }
 
+    fn module_name_reads_file(&self) -> bool {
+        false
+    }
+
     fn module_name(&self, path: &str, _index: &FileIndex) -> String {
         module_of_path(path)
     }

@@ -1,0 +1,211 @@
+//! `hintlens-bench demand`: the batch on demand against the two figures issue 14 names, measured
+//! in the same run, every side on one thread:
+//!
+//! - the baseline: a per-task pipeline of FEA-Bench's and NoCode-bench's shape (check the base
+//!   out, `git apply` both patches, parse the touched files with Python's `ast`), written in
+//!   `baselines/ast_pipeline.py`;
+//! - the limit: reading the unique blobs of the files the tasks change (at B and R) from git
+//!   and bare-parsing them with tree-sitter — what any answer about the changes must cost.
+//!
+//! Then the batch's peak memory for the first 10, 40 and all tasks, each in its own process.
+
+use hintlens_batch::{BatchOptions, IndexMode, ReferenceFrom, RepoLocator, TaskRecord, read_dataset, run_batch};
+use hintlens_hints::{Projection, Selection};
+use hintlens_snapshot::{BlobSource, ObjectId, Repository, build_reference};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::{Blob, bare_parse, frontends, median, time};
+
+pub fn demand(dataset: &Path, repo_path: &Path, repeat: usize, with_full: bool) -> Result<(), String> {
+    let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
+    let records: Vec<TaskRecord> =
+        read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
+    let fronts = frontends();
+    let reader = repo.reader();
+
+    // The limit's input: the changed files' blobs at B and R, unique over all tasks.
+    let mut changed: HashMap<ObjectId, usize> = HashMap::new();
+    let mut usable = Vec::new();
+    for r in &records {
+        let Ok(base_id) = repo.resolve_commit(&r.base_commit) else { continue };
+        let base = repo.snapshot(base_id).map_err(|e| e.to_string())?;
+        let Ok(reference) = build_reference(&base, &reader, r.patch.as_bytes(), r.test_patch.as_bytes()) else {
+            continue;
+        };
+        for (path, change) in reference.code.files.iter().chain(&reference.test.files) {
+            let Some(language) = fronts.iter().position(|f| f.claims(path)) else { continue };
+            let before = change.old_path.as_deref().unwrap_or(path);
+            for entry in [base.get(before), reference.snapshot.get(path)].into_iter().flatten() {
+                // Blobs a patch produced are not in git: the limit parses them from memory.
+                changed.entry(entry.id).or_insert(language);
+            }
+        }
+        usable.push(r.clone());
+    }
+    let in_git: Vec<(ObjectId, usize)> =
+        changed.iter().filter(|(id, _)| reader.read_blob(**id).is_ok()).map(|(id, l)| (*id, *l)).collect();
+    let limit = || {
+        time(|| {
+            let reader = repo.reader();
+            for (id, language) in &in_git {
+                let blob: Blob = (*language, reader.read_blob(*id).expect("read before"));
+                bare_parse(&fronts, blob.0, &blob.1);
+            }
+        })
+    };
+
+    // The dataset as the baseline script reads it (plain field names), and the repository's git
+    // directory.
+    let dir = tempdir()?;
+    let plain = dir.join("tasks.jsonl");
+    write_plain(&plain, &usable)?;
+    let git_dir = git_dir(repo_path)?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("baselines/ast_pipeline.py");
+    let baseline = || -> Result<Duration, String> {
+        let mut out = None;
+        let t = time(|| {
+            out = Some(Command::new("python3").arg(&script).arg(&plain).arg(&git_dir).output());
+        });
+        match out.expect("ran") {
+            Ok(o) if o.status.success() => Ok(t),
+            Ok(o) => Err(format!("the ast pipeline failed: {}", String::from_utf8_lossy(&o.stderr))),
+            Err(e) => Err(format!("cannot run python3 {}: {e}", script.display())),
+        }
+    };
+
+    let mut locator = RepoLocator::new(None);
+    for r in &usable {
+        locator.add_override(&r.repo, repo_path.to_owned());
+    }
+    let options = |index| BatchOptions {
+        dataset: plain.clone(),
+        locator: locator.clone(),
+        selections: vec![Selection::DefUse],
+        projections: vec![Projection::Declaration],
+        jobs: 1,
+        reference_from: ReferenceFrom::Patches,
+        index,
+        select: Default::default(),
+        provider: None,
+        skip: Default::default(),
+        stop: None,
+    };
+    let run = |index| {
+        let options = options(index);
+        time(|| {
+            run_batch(&options, &mut std::io::sink(), &mut |_| {}).expect("the batch runs");
+        })
+    };
+
+    println!(
+        "{}: {} tasks ({} usable); the changed files are {} unique blobs ({} in git)",
+        dataset.display(),
+        records.len(),
+        usable.len(),
+        changed.len(),
+        in_git.len()
+    );
+    let (mut a, mut l, mut d, mut f) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..repeat {
+        a.push(baseline()?);
+        l.push(limit());
+        d.push(run(IndexMode::Demand));
+        if with_full {
+            f.push(run(IndexMode::Full));
+        }
+    }
+    let (a, l, d) = (median(a), median(l), median(d));
+    println!("ast pipeline (checkout, git apply, ast.parse), 1 process: {a:>8.1?}");
+    println!("limit (read + bare-parse the changed blobs), 1 thread:  {l:>8.1?}");
+    println!("hintlens batch --index demand --jobs 1:                  {d:>8.1?}");
+    if with_full {
+        println!("hintlens batch --index full --jobs 1:                    {:>8.1?}", median(f));
+    }
+    println!("ratio  ast pipeline / batch:  {:.1}x  (target >= 10)", a.as_secs_f64() / d.as_secs_f64());
+    println!("ratio  batch / limit:         {:.2}   (target <= 1.3)", d.as_secs_f64() / l.as_secs_f64());
+
+    // Peak memory, each size in a fresh process.
+    let exe = hintlens_exe()?;
+    let mut sizes: Vec<usize> = [10, 40].into_iter().filter(|&n| n < usable.len()).collect();
+    sizes.push(usable.len());
+    for n in sizes {
+        let part = dir.join(format!("first-{n}.jsonl"));
+        write_plain(&part, &usable[..n])?;
+        let mut child = Command::new(&exe);
+        child.arg("batch").arg(&part).args(["--jobs", "1", "--index", "demand", "--out"]).arg(dir.join("out.jsonl"));
+        for r in &usable[..1] {
+            child.arg("--repo").arg(format!("{}={}", r.repo, repo_path.display()));
+        }
+        let peak = peak_rss(child)?;
+        println!("peak memory, {n:>3} tasks:  {:>6.1} MB  (target <= 150)", peak as f64 / 1e6);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+fn write_plain(path: &Path, records: &[TaskRecord]) -> Result<(), String> {
+    let mut out = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    for r in records {
+        let line = serde_json::json!({
+            "instance_id": r.instance_id,
+            "repo": r.repo,
+            "base_commit": r.base_commit,
+            "patch": r.patch,
+            "test_patch": r.test_patch,
+            "problem_statement": r.problem_statement,
+        });
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn tempdir() -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir().join(format!("hintlens-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// The git directory of a repository path, bare or not.
+fn git_dir(repo: &Path) -> Result<PathBuf, String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["rev-parse", "--absolute-git-dir"])
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{} is no git repository", repo.display()));
+    }
+    Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+/// The `hintlens` binary built beside this one.
+fn hintlens_exe() -> Result<PathBuf, String> {
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let exe = me.with_file_name(format!("hintlens{}", std::env::consts::EXE_SUFFIX));
+    if exe.exists() {
+        Ok(exe)
+    } else {
+        Err(format!("{} is missing: build it with `cargo build --release -p hintlens-cli`", exe.display()))
+    }
+}
+
+/// Runs `hintlens batch` and returns the peak resident memory its summary line reports (the
+/// process's own `VmHWM`: a child's `ru_maxrss` would count the pages it shared with this
+/// process before `exec`).
+fn peak_rss(mut command: Command) -> Result<u64, String> {
+    let out = command.output().map_err(|e| format!("cannot run hintlens: {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return Err(format!("hintlens batch failed: {stderr}"));
+    }
+    let mb = stderr
+        .rsplit_once("peak memory ")
+        .and_then(|(_, rest)| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .ok_or_else(|| format!("hintlens reported no peak memory (not Linux?): {stderr}"))?;
+    Ok(mb * 1_000_000)
+}
