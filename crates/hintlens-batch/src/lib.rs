@@ -40,3 +40,16 @@ pub fn frontends() -> Vec<Box<dyn Frontend>> {
 pub fn new_database() -> Database {
     Database::new(frontends())
 }
+
+#[cfg(test)]
+mod tests {
+    /// Reserved words are looked up by binary search.
+    #[test]
+    fn every_frontends_keywords_are_sorted_and_words() {
+        for frontend in super::frontends() {
+            let keywords = frontend.keywords();
+            assert!(keywords.is_sorted(), "{}", frontend.language());
+            assert!(keywords.iter().all(|k| k.bytes().all(hintlens_syntax::lexical::is_word_byte)));
+        }
+    }
+}

@@ -15,7 +15,7 @@ use dashmap::DashMap;
 use hintlens_snapshot::{BlobSource, Entry, ObjectId, Snapshot};
 use hintlens_syntax::{FileIndex, Frontend};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 mod words;
@@ -51,7 +51,12 @@ pub trait Db: salsa::Database {
 
     /// The words of a blob ([`Words`]), computed (by reading it with `load`) on first sight and
     /// kept for the database's life.
-    fn blob_words(&self, id: ObjectId, load: &Load<'_>) -> Result<Arc<Words>, hintlens_snapshot::Error>;
+    fn blob_words(
+        &self,
+        id: ObjectId,
+        language: LanguageId,
+        load: &Load<'_>,
+    ) -> Result<Arc<Words>, hintlens_snapshot::Error>;
 }
 
 /// Definitions and uses of one file: the expensive query, run once per distinct content.
@@ -67,6 +72,13 @@ pub fn file_names(db: &dyn Db, file: SourceFile) -> Names {
     let index = file_index(db, file);
     let names = index.definitions.iter().map(|d| d.name.as_str()).chain(index.uses.iter().map(|u| u.name.as_str()));
     Names::new(names)
+}
+
+/// The words of a file's text ([`Words`]): how an indexed file answers the name questions an
+/// on-demand snapshot answers from its blobs, so both give the same answers.
+#[salsa::tracked(returns(ref))]
+pub fn file_words(db: &dyn Db, file: SourceFile) -> Arc<Words> {
+    Arc::new(Words::of(file.text(db), db.frontend(file.language(db)).lexical()))
 }
 
 /// A set of identifier names, kept as sorted 64-bit hashes: built for every file of every
@@ -116,7 +128,7 @@ pub struct Database {
     frontends: Arc<[Box<dyn Frontend>]>,
     by_content: Arc<DashMap<(ObjectId, LanguageId), SourceFile>>,
     /// The words of every blob an on-demand snapshot looked into ([`Db::blob_words`]).
-    words: Arc<DashMap<ObjectId, Arc<Words>>>,
+    words: Arc<DashMap<(ObjectId, LanguageId), Arc<Words>>>,
 }
 
 #[salsa::db]
@@ -137,17 +149,23 @@ impl Db for Database {
         self.intern_file(id, language, || {
             let text = load()?;
             // Read anyway: the words cost a scan, and spare a second read when a name is asked.
-            self.words.entry(id).or_insert_with(|| Arc::new(Words::of(&text)));
+            let dialect = self.frontend(language).lexical();
+            self.words.entry((id, language)).or_insert_with(|| Arc::new(Words::of(&text, dialect)));
             Ok(text)
         })
     }
 
-    fn blob_words(&self, id: ObjectId, load: &Load<'_>) -> Result<Arc<Words>, hintlens_snapshot::Error> {
-        if let Some(words) = self.words.get(&id) {
+    fn blob_words(
+        &self,
+        id: ObjectId,
+        language: LanguageId,
+        load: &Load<'_>,
+    ) -> Result<Arc<Words>, hintlens_snapshot::Error> {
+        if let Some(words) = self.words.get(&(id, language)) {
             return Ok(words.clone());
         }
-        let words = Arc::new(Words::of(&load()?));
-        Ok(self.words.entry(id).or_insert(words).clone())
+        let words = Arc::new(Words::of(&load()?, self.frontend(language).lexical()));
+        Ok(self.words.entry((id, language)).or_insert(words).clone())
     }
 }
 
@@ -395,13 +413,7 @@ impl SnapshotIndex {
 
     /// Every source file's path and language, in path order (nothing is read).
     pub fn paths<'s>(&'s self, db: &'s dyn Db) -> impl Iterator<Item = (&'s str, LanguageId)> + 's {
-        self.files.iter().map(move |(path, slot)| {
-            let language = match slot {
-                Slot::Ready(file) => file.language(db),
-                Slot::Blob { language, .. } => *language,
-            };
-            (path.as_str(), language)
-        })
+        self.files.iter().map(move |(path, slot)| (path.as_str(), self.language(db, slot)))
     }
 
     pub fn len(&self) -> usize {
@@ -412,56 +424,89 @@ impl SnapshotIndex {
         self.files.is_empty()
     }
 
-    /// The files that define or use `name` as an identifier ([`file_names`]), in path order.
+    /// The files that name `name` as an identifier — a word of their code, not of a comment or
+    /// string ([`Words`]) — in path order, read on demand.
     pub fn files_naming(&self, db: &dyn Db, name: &str) -> Vec<(&str, SourceFile)> {
-        let parts = words::word_parts(name);
-        self.confirmed(db, parts.as_deref(), |file| file_names(db, file).contains(name))
+        self.naming(db, name).into_iter().filter_map(|(path, slot)| Some((path, self.file(db, path, slot)?))).collect()
     }
 
-    /// In how many files the name occurs as an identifier (defined or used).
+    /// In how many files `name` occurs as an identifier ([`SnapshotIndex::files_naming`]). On
+    /// demand, no file is parsed or kept for it: the words answer.
     pub fn occurrences(&self, db: &dyn Db, name: &str) -> usize {
-        self.files_naming(db, name).len()
+        self.naming(db, name).len()
     }
 
-    /// In how many files a string literal has the value `value`.
+    fn naming<'s>(&'s self, db: &dyn Db, name: &str) -> Vec<(&'s str, &'s Slot)> {
+        let Some(word) = words::word_of(name) else {
+            // Not one word (`aria-label`): only the frontends' own names can tell.
+            return self
+                .files
+                .iter()
+                .filter(|(path, slot)| self.file(db, path, slot).is_some_and(|f| file_names(db, f).contains(name)))
+                .map(|(path, slot)| (path.as_str(), slot))
+                .collect();
+        };
+        // In a language that reserves the word, it is no identifier.
+        let mut reserved: HashMap<LanguageId, bool> = HashMap::new();
+        self.files
+            .iter()
+            .filter(|(path, slot)| {
+                let language = self.language(db, slot);
+                let keyword = *reserved
+                    .entry(language)
+                    .or_insert_with(|| db.frontend(language).keywords().binary_search(&name).is_ok());
+                !keyword && self.words(db, path, slot).is_some_and(|w| w.in_code(word))
+            })
+            .map(|(path, slot)| (path.as_str(), slot))
+            .collect()
+    }
+
+    /// In how many files a string literal has the value `value`: the files whose words hold the
+    /// value's are parsed to tell.
     pub fn string_occurrences(&self, db: &dyn Db, value: &str) -> usize {
         let parts = words::string_parts(value);
-        self.confirmed(db, parts.as_deref(), |file| file_index(db, file).strings.iter().any(|s| s.value == value)).len()
+        self.files
+            .iter()
+            .filter(|(path, slot)| match &parts {
+                Some(parts) => self.words(db, path, slot).is_some_and(|w| w.contains_all(parts)),
+                None => true,
+            })
+            .filter_map(|(path, slot)| self.file(db, path, slot))
+            .filter(|&file| file_index(db, file).strings.iter().any(|s| s.value == value))
+            .count()
     }
 
-    /// The files `confirm` accepts among those that may hold every word of `parts` (all files
-    /// when `parts` is `None`): indexed files as they are, blobs first by their words.
-    fn confirmed(
-        &self,
-        db: &dyn Db,
-        parts: Option<&[u32]>,
-        confirm: impl Fn(SourceFile) -> bool,
-    ) -> Vec<(&str, SourceFile)> {
-        let mut out = Vec::new();
-        for (path, slot) in self.files.iter() {
-            let file = match slot {
-                Slot::Ready(file) => *file,
-                Slot::Blob { entry, language } => {
-                    if let (Some(parts), Some(blobs)) = (parts, &self.blobs) {
-                        let read = || entry.read(&**blobs.reader.lock().unwrap_or_else(|e| e.into_inner()));
-                        match db.blob_words(entry.id, &read) {
-                            Ok(words) if !words.contains_all(parts) => continue,
-                            Ok(_) => {}
-                            Err(e) => {
-                                blobs.errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{path}: {e}"));
-                                continue;
-                            }
-                        }
+    fn language(&self, db: &dyn Db, slot: &Slot) -> LanguageId {
+        match slot {
+            Slot::Ready(file) => file.language(db),
+            Slot::Blob { language, .. } => *language,
+        }
+    }
+
+    fn file(&self, db: &dyn Db, path: &str, slot: &Slot) -> Option<SourceFile> {
+        match slot {
+            Slot::Ready(file) => Some(*file),
+            Slot::Blob { entry, language } => self.load(db, path, entry, *language),
+        }
+    }
+
+    /// A file's words: of its text when it is an input, else of its blob, read once per
+    /// database family ([`Db::blob_words`]).
+    fn words(&self, db: &dyn Db, path: &str, slot: &Slot) -> Option<Arc<Words>> {
+        match slot {
+            Slot::Ready(file) => Some(file_words(db, *file).clone()),
+            Slot::Blob { entry, language } => {
+                let blobs = self.blobs.as_ref()?;
+                let read = || entry.read(&**blobs.reader.lock().unwrap_or_else(|e| e.into_inner()));
+                match db.blob_words(entry.id, *language, &read) {
+                    Ok(words) => Some(words),
+                    Err(e) => {
+                        blobs.errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{path}: {e}"));
+                        None
                     }
-                    let Some(file) = self.load(db, path, entry, *language) else { continue };
-                    file
                 }
-            };
-            if confirm(file) {
-                out.push((path.as_str(), file));
             }
         }
-        out
     }
 
     /// The files an on-demand snapshot could not read, as `path: error`. An answer computed

@@ -1,54 +1,53 @@
-//! The words of a blob: every maximal run of identifier bytes, as a set of hashes. Kept per blob
-//! for the whole batch of a repository (a few kilobytes each, where the text and its index are
-//! a hundred times that), it answers "can this file name `x` at all?" for every snapshot that
-//! holds the blob, so that a repository-wide question about a few names parses only the files
-//! whose bytes hold them.
+//! The words of a file: every maximal run of identifier bytes, as two sets of hashes — those in
+//! code, and those in comments and string literals ([`hintlens_syntax::lexical`]). Kept per
+//! blob for a repository's whole batch (a few kilobytes each, where the text and its index are
+//! a hundred times that), they answer "does this file name `x` as an identifier?" for every
+//! snapshot that holds the blob without parsing it, and narrow "does it hold this string?" to
+//! the files worth parsing.
 
-/// Identifier bytes: ASCII letters, digits, `_`, and every byte of a multi-byte UTF-8 sequence
-/// (so non-ASCII identifiers are runs too). `$`, `-` and `.` are separators: a name holding them
-/// is no single word and is looked for everywhere ([`word_parts`]).
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+use hintlens_syntax::lexical::{self, Dialect, Place, is_word_byte};
+
+/// The words of one text, as sorted 32-bit hashes. A collision could count a file as naming a
+/// name it does not (about one in 2³² per word looked up); string lookups are confirmed by
+/// parsing, so for them it only costs a parse.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Words {
+    code: Box<[u32]>,
+    /// Words in comments and strings only.
+    text: Box<[u32]>,
 }
 
-/// The words of one text, as sorted 32-bit hashes. A collision only makes a file a candidate
-/// that the confirmation then drops, so 32 bits are plenty and halve the memory.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Words(Box<[u32]>);
-
 impl Words {
-    pub fn of(text: &[u8]) -> Words {
-        let mut hashes = Vec::with_capacity(text.len() / 16);
-        let mut start = None;
-        for (i, &b) in text.iter().enumerate() {
-            match (is_word_byte(b), start) {
-                (true, None) => start = Some(i),
-                (false, Some(s)) => {
-                    hashes.push(word_hash(&text[s..i]));
-                    start = None;
-                }
-                _ => {}
-            }
-        }
-        if let Some(s) = start {
-            hashes.push(word_hash(&text[s..]));
-        }
-        hashes.sort_unstable();
-        hashes.dedup();
-        Words(hashes.into())
+    pub fn of(text: &[u8], dialect: Dialect) -> Words {
+        let (mut code, mut other) = (Vec::with_capacity(text.len() / 16), Vec::new());
+        lexical::words(text, dialect, &mut |word, place| match place {
+            Place::Code => code.push(word_hash(word)),
+            Place::Text => other.push(word_hash(word)),
+        });
+        code.sort_unstable();
+        code.dedup();
+        other.sort_unstable();
+        other.dedup();
+        other.retain(|h| code.binary_search(h).is_err());
+        Words { code: code.into(), text: other.into() }
     }
 
-    /// Whether every word of `parts` is among these words.
+    /// Whether `word` (a [`word_parts`] hash) is a word of the code.
+    pub fn in_code(&self, word: u32) -> bool {
+        self.code.binary_search(&word).is_ok()
+    }
+
+    /// Whether every word of `parts` occurs anywhere: code, comment or string.
     pub fn contains_all(&self, parts: &[u32]) -> bool {
-        parts.iter().all(|h| self.0.binary_search(h).is_ok())
+        parts.iter().all(|h| self.code.binary_search(h).is_ok() || self.text.binary_search(h).is_ok())
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.code.len() + self.text.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
     }
 }
 
@@ -56,12 +55,11 @@ fn word_hash(word: &[u8]) -> u32 {
     hintlens_syntax::name_hash(word) as u32
 }
 
-/// The words a file naming `name` as an identifier must contain: the name itself when it is
-/// one word. `None` when it is not (`aria-label`, `$http`, an empty name): then no file can be
-/// ruled out by its words.
-pub fn word_parts(name: &str) -> Option<Vec<u32>> {
+/// The hash of `name` when it is one word (`fetch_all`, `$http`, `größe`); `None` when it is
+/// not (`aria-label`, `a.b`, an empty name), which no word set can answer for.
+pub fn word_of(name: &str) -> Option<u32> {
     let bytes = name.as_bytes();
-    (!bytes.is_empty() && bytes.iter().all(|&b| is_word_byte(b))).then(|| vec![word_hash(bytes)])
+    (!bytes.is_empty() && bytes.iter().all(|&b| is_word_byte(b))).then(|| word_hash(bytes))
 }
 
 /// The words a file holding a string literal of value `value` must contain: the value's own
@@ -83,20 +81,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn words_are_maximal_identifier_runs() {
-        let words = Words::of("def fetch_all(url):\n    return größe.get(url) # $x aria-label\n".as_bytes());
-        for present in ["def", "fetch_all", "url", "return", "größe", "get", "x", "aria", "label"] {
-            assert!(words.contains_all(&word_parts(present).unwrap()), "{present}");
+    fn code_words_are_apart_from_comment_and_string_words() {
+        let text = "def fetch_all(url):\n    return größe.get(url, '$x aria-label')  # note\n";
+        let words = Words::of(text.as_bytes(), Dialect::Python);
+        for code in ["def", "fetch_all", "url", "return", "größe", "get"] {
+            assert!(words.in_code(word_of(code).unwrap()), "{code}");
         }
-        for absent in ["fetch", "all", "ur", "aria-label"] {
-            assert!(word_parts(absent).is_none_or(|p| !words.contains_all(&p)), "{absent}");
+        for text_only in ["$x", "aria", "label", "note"] {
+            assert!(!words.in_code(word_of(text_only).unwrap()), "{text_only}");
+            assert!(words.contains_all(&[word_of(text_only).unwrap()]), "{text_only}");
         }
-        assert!(word_parts("$http").is_none() && word_parts("").is_none());
+        assert!(!words.in_code(word_of("fetch").unwrap()));
+        assert!(word_of("aria-label").is_none() && word_of("").is_none() && word_of("$http").is_some());
     }
 
     #[test]
     fn a_plain_string_is_looked_for_by_its_words() {
-        let words = Words::of(b"raise ValueError(f\"unknown mode: {mode}!\")\n");
+        let words = Words::of(b"raise ValueError(f\"unknown mode: {mode}!\")\n", Dialect::Python);
         assert!(words.contains_all(&string_parts("unknown mode: {}!").unwrap()));
         assert!(!words.contains_all(&string_parts("unknown model").unwrap()));
         assert!(string_parts("it's").is_none() && string_parts("tab\there").is_none() && string_parts("::").is_none());

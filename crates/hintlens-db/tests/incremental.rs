@@ -82,10 +82,12 @@ fn parallel_indexing_of_many_snapshots_indexes_each_blob_once() {
     assert_eq!(log.lock().unwrap().len(), 48, "{} executions", log.lock().unwrap().len());
 }
 
-/// On demand, nothing is parsed until asked, a name question parses only the files whose words
-/// hold the name, and the answers are those of the snapshot indexed up front.
+/// On demand, nothing is parsed until asked; a name is looked for in the words of the files'
+/// code (not comments or strings), so answering parses nothing; a string literal, in the files
+/// whose words hold it, parsed to confirm. The answers are those of the snapshot indexed up
+/// front.
 #[test]
-fn on_demand_a_name_parses_only_the_files_whose_words_hold_it() {
+fn on_demand_names_are_answered_by_words_and_strings_parse_only_candidates() {
     let files = [
         ("pkg/fetch.py", "def fetch_all(url):\n    return url\n"),
         ("pkg/use.py", "from pkg.fetch import fetch_all\nfetch_all('x')\n"),
@@ -108,11 +110,13 @@ fn on_demand_a_name_parses_only_the_files_whose_words_hold_it() {
     };
     assert_eq!(names(&demand, &db), ["pkg/fetch.py", "pkg/use.py"]);
     assert_eq!(names(&demand, &db), names(&full, &full_db));
-    // The comment and the string hold the word, so they were parsed to be ruled out; the
-    // file without the word was not.
-    assert_eq!(log.lock().unwrap().len(), 4, "{:?}", log.lock().unwrap());
+    assert_eq!(demand.occurrences(&db, "fetch_all"), 2);
+    assert!(log.lock().unwrap().is_empty(), "{:?}", log.lock().unwrap());
+
     assert_eq!(demand.string_occurrences(&db, "call fetch_all first"), 1);
     assert_eq!(demand.string_occurrences(&db, "call fetch_all"), 0);
+    assert_eq!(full.string_occurrences(&full_db, "call fetch_all first"), 1);
+    assert_eq!(log.lock().unwrap().len(), 1, "only the file holding the words: {:?}", log.lock().unwrap());
     assert_eq!(demand.occurrences(&db, "nowhere"), 0);
     assert!(demand.get(&db, "pkg/other.py").is_some() && demand.read_errors().is_empty());
     assert_eq!(db.blobs_with_words(), 5);

@@ -129,6 +129,43 @@ impl Frontend for Go {
         ModuleDefinition { name, kind: DefKind::Package, path: dir.to_owned() }
     }
 
+    fn keywords(&self) -> &'static [&'static str] {
+        &[
+            "break",
+            "case",
+            "chan",
+            "const",
+            "continue",
+            "default",
+            "defer",
+            "else",
+            "fallthrough",
+            "for",
+            "func",
+            "go",
+            "goto",
+            "if",
+            "import",
+            "interface",
+            "map",
+            "package",
+            "range",
+            "return",
+            "select",
+            "struct",
+            "switch",
+            "type",
+            "var",
+        ]
+    }
+
+    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
+        hintlens_syntax::lexical::Dialect::C(hintlens_syntax::lexical::CStyle {
+            backtick: hintlens_syntax::lexical::Backtick::Raw,
+            ..Default::default()
+        })
+    }
+
     fn bare_parse(&self, text: &[u8]) -> usize {
         parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
     }

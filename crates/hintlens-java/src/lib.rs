@@ -108,6 +108,71 @@ impl Frontend for Java {
         &["src/test/", "*Test.java", "*Tests.java", "*IT.java"]
     }
 
+    fn keywords(&self) -> &'static [&'static str] {
+        &[
+            "abstract",
+            "assert",
+            "boolean",
+            "break",
+            "byte",
+            "case",
+            "catch",
+            "char",
+            "class",
+            "const",
+            "continue",
+            "default",
+            "do",
+            "double",
+            "else",
+            "enum",
+            "extends",
+            "false",
+            "final",
+            "finally",
+            "float",
+            "for",
+            "goto",
+            "if",
+            "implements",
+            "import",
+            "instanceof",
+            "int",
+            "interface",
+            "long",
+            "native",
+            "new",
+            "null",
+            "package",
+            "private",
+            "protected",
+            "public",
+            "return",
+            "short",
+            "static",
+            "strictfp",
+            "super",
+            "switch",
+            "synchronized",
+            "this",
+            "throw",
+            "throws",
+            "transient",
+            "true",
+            "try",
+            "void",
+            "volatile",
+            "while",
+        ]
+    }
+
+    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
+        hintlens_syntax::lexical::Dialect::C(hintlens_syntax::lexical::CStyle {
+            text_blocks: true,
+            ..Default::default()
+        })
+    }
+
     fn bare_parse(&self, text: &[u8]) -> usize {
         parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
     }

@@ -93,6 +93,18 @@ impl Frontend for Python {
         &["test_*.py", "*_test.py", "conftest.py"]
     }
 
+    fn keywords(&self) -> &'static [&'static str] {
+        &[
+            "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
+            "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+            "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+        ]
+    }
+
+    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
+        hintlens_syntax::lexical::Dialect::Python
+    }
+
     fn bare_parse(&self, text: &[u8]) -> usize {
         parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
     }

@@ -162,6 +162,22 @@ impl Frontend for Rust {
         parts.join(".")
     }
 
+    fn keywords(&self) -> &'static [&'static str] {
+        &[
+            "Self", "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+            "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+            "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
+        ]
+    }
+
+    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
+        hintlens_syntax::lexical::Dialect::C(hintlens_syntax::lexical::CStyle {
+            nested_comments: true,
+            rust: true,
+            ..Default::default()
+        })
+    }
+
     fn bare_parse(&self, text: &[u8]) -> usize {
         parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
     }

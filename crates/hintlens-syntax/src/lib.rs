@@ -13,6 +13,7 @@
 //! - Positions are zero-based lines and byte columns, as tree-sitter reports them. Renderings
 //!   convert to one-based lines; the language server converts to UTF-16 columns.
 
+pub mod lexical;
 pub mod scope;
 
 use serde::{Deserialize, Serialize};
@@ -677,6 +678,19 @@ pub trait Frontend: Send + Sync + 'static {
             (dir, "") => dir.to_owned(),
             (dir, rest) => format!("{dir}/{rest}"),
         }
+    }
+
+    /// The language's comment and string syntax, for telling a name in code from a mention in
+    /// a comment or string without parsing ([`lexical::words`]): what repository-wide name
+    /// facts read of the files nobody asked to parse. By default Java's family.
+    fn lexical(&self) -> lexical::Dialect {
+        lexical::Dialect::C(lexical::CStyle::default())
+    }
+
+    /// The language's reserved words, sorted: a word of the code that is one of them is no
+    /// identifier (`function` in JavaScript is no use of a Python parameter `function`).
+    fn keywords(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// Parses `text` and does nothing else: the baseline extraction speed is measured against.

@@ -161,6 +161,65 @@ impl Frontend for Script {
         ModuleDefinition { name, kind: DefKind::File, path: path.to_owned() }
     }
 
+    fn keywords(&self) -> &'static [&'static str] {
+        &[
+            "await",
+            "break",
+            "case",
+            "catch",
+            "class",
+            "const",
+            "continue",
+            "debugger",
+            "default",
+            "delete",
+            "do",
+            "else",
+            "enum",
+            "export",
+            "extends",
+            "false",
+            "finally",
+            "for",
+            "function",
+            "if",
+            "implements",
+            "import",
+            "in",
+            "instanceof",
+            "interface",
+            "let",
+            "new",
+            "null",
+            "package",
+            "private",
+            "protected",
+            "public",
+            "return",
+            "static",
+            "super",
+            "switch",
+            "this",
+            "throw",
+            "true",
+            "try",
+            "typeof",
+            "var",
+            "void",
+            "while",
+            "with",
+            "yield",
+        ]
+    }
+
+    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
+        hintlens_syntax::lexical::Dialect::C(hintlens_syntax::lexical::CStyle {
+            single_quote_strings: true,
+            backtick: hintlens_syntax::lexical::Backtick::Template,
+            ..Default::default()
+        })
+    }
+
     fn bare_parse(&self, text: &[u8]) -> usize {
         parse(self.dialect, text).map_or(0, |tree| tree.root_node().child_count() as usize)
     }

@@ -1,0 +1,383 @@
+//! Words of source text, told apart by where they stand: in code, or in a comment or string
+//! literal. A lexer, not a parser: it knows each language's comment and string syntax and
+//! nothing else, so it reads a file at memory speed. It is what "the name occurs as an
+//! identifier in the base" means for repository-wide facts (`base_occurrences`): a word outside
+//! comments and strings.
+//!
+//! Known approximations, all about what counts as string text: interpolations of Python
+//! f-strings are string text; a JavaScript regular-expression literal is code; a Rust `'a'`
+//! is a character and `'a` a lifetime, told apart by the closing quote.
+
+/// The comment and string syntax of a language family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// `#` comments; `'`/`"` strings, tripled or not, after any prefix (`r`, `b`, `f`, `rb`…).
+    Python,
+    /// `//` and `/* */` comments and `"` strings, plus what [`CStyle`] adds.
+    C(CStyle),
+}
+
+/// What a C-family language adds to `//`, `/* */` and `"…"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CStyle {
+    /// `'…'` is a string (JavaScript) rather than a character (Java, Go, Rust).
+    pub single_quote_strings: bool,
+    /// `` `…` `` is a raw string (Go) or a template whose `${…}` is code (JavaScript).
+    pub backtick: Backtick,
+    /// Block comments nest (Rust).
+    pub nested_comments: bool,
+    /// `r"…"`, `r#"…"#`, `br"…"` raw strings and `'a` lifetimes (Rust).
+    pub rust: bool,
+    /// `"""…"""` text blocks (Java).
+    pub text_blocks: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Backtick {
+    #[default]
+    Code,
+    Raw,
+    Template,
+}
+
+/// Where a word stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Code,
+    /// In a comment or a string literal.
+    Text,
+}
+
+/// Identifier bytes: ASCII letters, digits, `_`, `$` (Java's and JavaScript's), and every byte
+/// of a multi-byte UTF-8 sequence.
+pub fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// Calls `out` with every maximal run of identifier bytes of `text` and where it stands.
+pub fn words(text: &[u8], dialect: Dialect, out: &mut dyn FnMut(&[u8], Place)) {
+    let mut lexer = Lexer { text, at: 0, dialect, out };
+    lexer.code(None);
+}
+
+struct Lexer<'t, 'o> {
+    text: &'t [u8],
+    at: usize,
+    dialect: Dialect,
+    out: &'o mut dyn FnMut(&[u8], Place),
+}
+
+impl Lexer<'_, '_> {
+    fn peek(&self, offset: usize) -> u8 {
+        self.text.get(self.at + offset).copied().unwrap_or(0)
+    }
+
+    fn starts_with(&self, s: &[u8]) -> bool {
+        self.text[self.at..].starts_with(s)
+    }
+
+    /// Emits the words of `text[from..to]` as text (comment or string content).
+    fn text_words(&mut self, from: usize, to: usize) {
+        let mut start = None;
+        for i in from..to {
+            match (is_word_byte(self.text[i]), start) {
+                (true, None) => start = Some(i),
+                (false, Some(s)) => {
+                    (self.out)(&self.text[s..i], Place::Text);
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            (self.out)(&self.text[s..to], Place::Text);
+        }
+    }
+
+    /// Code until the end, or until the `}` closing a template interpolation when `close` is
+    /// set (braces opened inside are counted).
+    fn code(&mut self, close: Option<u8>) {
+        let mut depth = 0usize;
+        while self.at < self.text.len() {
+            let b = self.text[self.at];
+            if is_word_byte(b) {
+                let start = self.at;
+                while self.at < self.text.len() && is_word_byte(self.text[self.at]) {
+                    self.at += 1;
+                }
+                let word = &self.text[start..self.at];
+                if self.string_prefix(word) {
+                    continue;
+                }
+                (self.out)(word, Place::Code);
+                continue;
+            }
+            match (self.dialect, b) {
+                (_, b'{') if close.is_some() => depth += 1,
+                (_, b'}') if close.is_some() => {
+                    if depth == 0 {
+                        self.at += 1;
+                        return;
+                    }
+                    depth -= 1;
+                }
+                (Dialect::Python, b'#') => {
+                    self.line_comment();
+                    continue;
+                }
+                (Dialect::Python, b'"' | b'\'') => {
+                    self.python_string();
+                    continue;
+                }
+                (Dialect::C(_), b'/') if self.peek(1) == b'/' => {
+                    self.line_comment();
+                    continue;
+                }
+                (Dialect::C(style), b'/') if self.peek(1) == b'*' => {
+                    self.block_comment(style.nested_comments);
+                    continue;
+                }
+                (Dialect::C(style), b'"') => {
+                    if style.text_blocks && self.starts_with(b"\"\"\"") {
+                        self.delimited(3, b"\"\"\"");
+                    } else {
+                        self.quoted(b'"', style.rust);
+                    }
+                    continue;
+                }
+                (Dialect::C(style), b'\'') => {
+                    if style.single_quote_strings {
+                        self.quoted(b'\'', false);
+                    } else {
+                        self.character(style.rust);
+                    }
+                    continue;
+                }
+                (Dialect::C(style), b'`') => match style.backtick {
+                    Backtick::Code => {}
+                    Backtick::Raw => {
+                        self.delimited(1, b"`");
+                        continue;
+                    }
+                    Backtick::Template => {
+                        self.template();
+                        continue;
+                    }
+                },
+                _ => {}
+            }
+            self.at += 1;
+        }
+    }
+
+    /// A word that opens a string right after it (`f"…"`, `rb'…'`, Rust's `r#"…"#`, `b"…"`):
+    /// lexes the string and says so; the prefix is no word of the code.
+    fn string_prefix(&mut self, word: &[u8]) -> bool {
+        let next = self.peek(0);
+        match self.dialect {
+            Dialect::Python => {
+                let prefix =
+                    word.len() <= 2 && word.iter().all(|c| matches!(c.to_ascii_lowercase(), b'r' | b'b' | b'u' | b'f'));
+                if prefix && matches!(next, b'"' | b'\'') {
+                    self.python_string();
+                    return true;
+                }
+                false
+            }
+            Dialect::C(style) if style.rust => match word {
+                b"r" | b"br" | b"cr" if next == b'"' || next == b'#' => {
+                    let hashes = self.text[self.at..].iter().take_while(|&&c| c == b'#').count();
+                    if self.peek(hashes) != b'"' {
+                        return false;
+                    }
+                    let mut closing = vec![b'"'];
+                    closing.extend(std::iter::repeat_n(b'#', hashes));
+                    self.delimited(hashes + 1, &closing);
+                    true
+                }
+                b"b" | b"c" if next == b'"' => {
+                    self.quoted(b'"', true);
+                    true
+                }
+                b"b" if next == b'\'' => {
+                    self.character(false);
+                    true
+                }
+                _ => false,
+            },
+            Dialect::C(_) => false,
+        }
+    }
+
+    fn line_comment(&mut self) {
+        let end = memchr_from(self.text, self.at, b'\n');
+        self.text_words(self.at, end);
+        self.at = end;
+    }
+
+    fn block_comment(&mut self, nested: bool) {
+        let start = self.at;
+        self.at += 2;
+        let mut depth = 1;
+        while self.at < self.text.len() {
+            if self.starts_with(b"*/") {
+                self.at += 2;
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            } else if nested && self.starts_with(b"/*") {
+                self.at += 2;
+                depth += 1;
+            } else {
+                self.at += 1;
+            }
+        }
+        self.text_words(start, self.at);
+    }
+
+    /// A string closed by `quote`, with backslash escapes. Unless the language lets it span
+    /// lines (Rust), an unclosed one ends at the line's end: a lexer must not swallow the rest
+    /// of a file over one stray quote.
+    fn quoted(&mut self, quote: u8, multiline: bool) {
+        let start = self.at;
+        self.at += 1;
+        while self.at < self.text.len() {
+            match self.text[self.at] {
+                b'\\' => self.at += 2,
+                b'\n' if !multiline => break,
+                c if c == quote => {
+                    self.at += 1;
+                    break;
+                }
+                _ => self.at += 1,
+            }
+        }
+        self.at = self.at.min(self.text.len());
+        self.text_words(start, self.at);
+    }
+
+    /// Text opened by `open_len` bytes and closed by `closing` (raw strings, text blocks):
+    /// no escapes end it early. Unclosed, it runs to the end.
+    fn delimited(&mut self, open_len: usize, closing: &[u8]) {
+        let start = self.at;
+        self.at += open_len;
+        while self.at < self.text.len() && !self.starts_with(closing) {
+            // Text blocks have escapes; a raw string's backslash is just a byte, and skipping
+            // the next one only matters before a closing quote, which raw strings cannot hold.
+            if self.text[self.at] == b'\\' && closing == b"\"\"\"" {
+                self.at += 1;
+            }
+            self.at += 1;
+        }
+        self.at = (self.at + closing.len()).min(self.text.len());
+        self.text_words(start, self.at);
+    }
+
+    /// `'x'`, `'\n'`, `'\u{1F600}'` — or, in Rust, a lifetime `'a` (no closing quote).
+    fn character(&mut self, rust: bool) {
+        let rest = &self.text[self.at + 1..];
+        let close = if rest.first() == Some(&b'\\') {
+            rest.iter().skip(1).take(12).position(|&c| c == b'\'').map(|p| p + 2)
+        } else {
+            // One character, up to four UTF-8 bytes.
+            rest.iter().take(5).position(|&c| c == b'\'').filter(|&p| p >= 1)
+        };
+        match close {
+            Some(p) => {
+                let end = self.at + 1 + p + 1;
+                self.text_words(self.at, end);
+                self.at = end;
+            }
+            // A lifetime or label: the quote is punctuation, the name a word of the code.
+            None if rust => self.at += 1,
+            None => self.quoted(b'\'', false),
+        }
+    }
+
+    /// A JavaScript template: text, with `${…}` code.
+    fn template(&mut self) {
+        self.at += 1;
+        let mut start = self.at;
+        while self.at < self.text.len() {
+            match self.text[self.at] {
+                b'\\' => self.at += 2,
+                b'`' => break,
+                b'$' if self.peek(1) == b'{' => {
+                    self.text_words(start, self.at);
+                    self.at += 2;
+                    self.code(Some(b'}'));
+                    start = self.at;
+                }
+                _ => self.at += 1,
+            }
+        }
+        let end = self.at.min(self.text.len());
+        self.text_words(start.min(end), end);
+        self.at = (end + 1).min(self.text.len());
+    }
+
+    /// A Python string at a quote (its prefix already read): tripled or not.
+    fn python_string(&mut self) {
+        let quote = self.text[self.at];
+        let triple = [quote; 3];
+        if self.starts_with(&triple) {
+            let start = self.at;
+            self.at += 3;
+            while self.at < self.text.len() && !self.starts_with(&triple) {
+                self.at += if self.text[self.at] == b'\\' { 2 } else { 1 };
+            }
+            self.at = (self.at + 3).min(self.text.len());
+            self.text_words(start, self.at);
+        } else {
+            self.quoted(quote, false);
+        }
+    }
+}
+
+fn memchr_from(text: &[u8], from: usize, byte: u8) -> usize {
+    text[from..].iter().position(|&b| b == byte).map_or(text.len(), |p| from + p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code_words(text: &str, dialect: Dialect) -> Vec<String> {
+        let mut out = Vec::new();
+        words(text.as_bytes(), dialect, &mut |w, place| {
+            if place == Place::Code {
+                out.push(String::from_utf8_lossy(w).into_owned());
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn python_comments_and_strings_are_text() {
+        let text = "def fetch(url):  # fetch it\n    s = f'{url} ok' + rb\"raw\" + '''doc\nmore'''\n    return größe\n";
+        assert_eq!(code_words(text, Dialect::Python), ["def", "fetch", "url", "s", "return", "größe"]);
+    }
+
+    #[test]
+    fn c_family_comments_strings_characters_templates() {
+        let java = CStyle { text_blocks: true, ..CStyle::default() };
+        let text = "int a = 'x'; /* b */ String c = \"d\\\"e\"; // f\nString g = \"\"\"\nh\"\"\";";
+        assert_eq!(code_words(text, Dialect::C(java)), ["int", "a", "String", "c", "String", "g"]);
+
+        let go = CStyle { backtick: Backtick::Raw, ..CStyle::default() };
+        assert_eq!(code_words("x := `raw ${y}` + z", Dialect::C(go)), ["x", "z"]);
+
+        let js = CStyle { single_quote_strings: true, backtick: Backtick::Template, ..CStyle::default() };
+        assert_eq!(code_words("const s = `a ${b({c: 1})} d` + 'e';", Dialect::C(js)), ["const", "s", "b", "c", "1"]);
+
+        let rust = CStyle { nested_comments: true, rust: true, ..CStyle::default() };
+        let text = "fn f<'a>(x: &'a str) -> char { /* a /* nested */ still */ let r = r#\"raw \"q\" \"#; 'y' }";
+        assert_eq!(code_words(text, Dialect::C(rust)), ["fn", "f", "a", "x", "a", "str", "char", "let", "r"]);
+    }
+
+    #[test]
+    fn an_unclosed_quote_ends_at_the_line() {
+        assert_eq!(code_words("x = 'oops\ny = 1\n", Dialect::Python), ["x", "y", "1"]);
+    }
+}
