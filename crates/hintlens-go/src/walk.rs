@@ -568,10 +568,12 @@ impl<'t> Walk<'t> {
         let mut cursor = item.walk();
         let names: Vec<Node<'t>> = item.children_by_field_id(nz(g.f_name), &mut cursor).collect();
         if names.is_empty() {
-            // An embedded field, named by its type: `sync.Mutex` is field `Mutex`.
-            if let Some(name) = ty.and_then(|t| self.embedded_name(t)) {
+            // An embedded field, named by its type: `sync.Mutex` is field `Mutex`, `*Config`
+            // field `Config` (the `*` lies before the type node, outside it).
+            if let (Some(ty), Some(name)) = (ty, ty.and_then(|t| self.embedded_name(t))) {
                 let local = format!("{owner_name}.{}", self.text(name));
-                self.define(name, local, DefKind::Field, item, type_text.clone(), Some(owner), doc.clone());
+                let signature = self.flat_text(item.start_byte(), ty.end_byte());
+                self.define(name, local, DefKind::Field, item, signature, Some(owner), doc.clone());
             }
         }
         for name in names {
