@@ -269,6 +269,17 @@ impl SnapshotIndex {
         self.files.is_empty()
     }
 
+    /// The files directly in directory `dir` (`""` for the top), in path order.
+    pub fn in_directory<'s>(&'s self, dir: &'s str) -> impl Iterator<Item = (&'s str, SourceFile)> + 's {
+        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        let direct = move |path: &str| path.get(prefix.len()..).is_some_and(|name| !name.contains('/'));
+        self.files
+            .range::<str, _>((std::ops::Bound::Included(dir), std::ops::Bound::Unbounded))
+            .take_while(move |(path, _)| path.starts_with(dir))
+            .filter(move |(path, _)| direct(path) && (dir.is_empty() || path.as_bytes().get(dir.len()) == Some(&b'/')))
+            .map(|(p, f)| (p.as_str(), *f))
+    }
+
     /// In how many files the name occurs as an identifier (defined or used).
     pub fn occurrences(&self, db: &dyn Db, name: &str) -> usize {
         self.files.values().filter(|f| file_names(db, **f).contains(name)).count()

@@ -81,3 +81,23 @@ fn parallel_indexing_of_many_snapshots_indexes_each_blob_once() {
     // 40 shared files, plus one changed file per snapshot (one of which replaces m0 … m7).
     assert_eq!(log.lock().unwrap().len(), 48, "{} executions", log.lock().unwrap().len());
 }
+
+#[test]
+fn files_directly_in_a_directory() {
+    let (db, _) = logging_database();
+    let files = snapshot(&[
+        ("top.py", ""),
+        ("config.py", ""),
+        ("config-x/a.py", ""),
+        ("config/a.py", ""),
+        ("config/b.py", ""),
+        ("config/sub/c.py", ""),
+        ("configs/d.py", ""),
+    ]);
+    let index = db.index_snapshot(&files, || NoBlobs).unwrap();
+    let names = |dir| index.in_directory(dir).map(|(p, _)| p.to_owned()).collect::<Vec<_>>();
+    assert_eq!(names("config"), ["config/a.py", "config/b.py"]);
+    assert_eq!(names("config/sub"), ["config/sub/c.py"]);
+    assert_eq!(names(""), ["config.py", "top.py"]);
+    assert!(names("missing").is_empty());
+}
