@@ -441,18 +441,17 @@ fn go_tasks_are_read_and_report_their_coverage() {
     let (repo, base) = git_repository(&[
         ("go.mod", "module example.com/store\n\ngo 1.22\n"),
         ("store/store.go", "package store\n\ntype Store struct{}\n"),
-        ("native/lib.rs", "pub fn get() -> i32 { 1 }\n"),
+        ("native/store.rb", "def get = 1\n"),
     ]);
     let code = "--- a/store/store.go\n+++ b/store/store.go\n@@ -1,3 +1,6 @@\n package store\n \n type Store struct{}\n+\n+// SetLimit bounds the store.\n+func (s *Store) SetLimit(n int) {}\n";
     let test = "--- /dev/null\n+++ b/store/store_test.go\n@@ -0,0 +1,7 @@\n+package store_test\n+\n+import \"example.com/store/store\"\n+\n+func ExampleStore_SetLimit() {\n+\tnew(store.Store).SetLimit(3)\n+}\n";
-    let rust =
-        "--- a/native/lib.rs\n+++ b/native/lib.rs\n@@ -1 +1,2 @@\n pub fn get() -> i32 { 1 }\n+pub fn put() {}\n";
+    let ruby = "--- a/native/store.rb\n+++ b/native/store.rb\n@@ -1 +1,2 @@\n def get = 1\n+def put = 2\n";
     let go_mod = "--- a/go.mod\n+++ b/go.mod\n@@ -1,3 +1,5 @@\n module example.com/store\n \n go 1.22\n+\n+require example.com/dep v1.0.0\n";
     let task = |id: &str, patch: String, test_patch: &str| {
         json!({"instance_id": id, "repo": "acme/store", "base_commit": base, "patch": patch, "test_patch": test_patch})
             .to_string()
     };
-    let lines = [task("go", format!("{go_mod}{code}{rust}"), test), task("rust-only", rust.to_owned(), "")];
+    let lines = [task("go", format!("{go_mod}{code}{ruby}"), test), task("ruby-only", ruby.to_owned(), "")];
     let dir = tempfile::tempdir().unwrap();
     let dataset = dir.path().join("tasks.jsonl");
     std::fs::write(&dataset, lines.join("\n") + "\n").unwrap();
@@ -465,8 +464,8 @@ fn go_tasks_are_read_and_report_their_coverage() {
 
     let go = by_id(&records, "go");
     assert_eq!(go["status"], "ok", "{go:#}");
-    // The go.mod is read (for its module path) with the Go sources; the Rust file is not.
-    assert_eq!(go["coverage"], json!({"languages": ["go"], "unread_source_files": 1, "unread_extensions": ["rs"]}));
+    // The go.mod is read (for its module path) with the Go sources; the Ruby file is not.
+    assert_eq!(go["coverage"], json!({"languages": ["go"], "unread_source_files": 1, "unread_extensions": ["rb"]}));
     let selected = &go["selections"]["defuse"];
     assert_eq!(selected.as_array().map(Vec::len), Some(1), "{selected:#}");
     let set_limit = &selected[0];
@@ -480,8 +479,8 @@ fn go_tasks_are_read_and_report_their_coverage() {
         "- `store/store.go`\n  - in struct `Store`:\n    - method `SetLimit`: `func (s *Store) SetLimit(n int)`\n"
     );
 
-    let rust_only = by_id(&records, "rust-only");
-    assert_eq!(rust_only["status"], "unsupported", "{rust_only:#}");
-    assert_eq!(rust_only["error"]["kind"], "unsupported_language");
-    assert_eq!(rust_only["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["rs"]}));
+    let ruby_only = by_id(&records, "ruby-only");
+    assert_eq!(ruby_only["status"], "unsupported", "{ruby_only:#}");
+    assert_eq!(ruby_only["error"]["kind"], "unsupported_language");
+    assert_eq!(ruby_only["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["rb"]}));
 }
