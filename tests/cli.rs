@@ -466,3 +466,52 @@ fn demand_and_full_indexing_give_the_same_records() {
     );
     assert_eq!(outputs[0], outputs[1]);
 }
+
+#[test]
+fn go_tasks_are_read_and_report_their_coverage() {
+    let (repo, base) = git_repository(&[
+        ("go.mod", "module example.com/store\n\ngo 1.22\n"),
+        ("store/store.go", "package store\n\ntype Store struct{}\n"),
+        ("native/store.rb", "def get = 1\n"),
+    ]);
+    let code = "--- a/store/store.go\n+++ b/store/store.go\n@@ -1,3 +1,6 @@\n package store\n \n type Store struct{}\n+\n+// SetLimit bounds the store.\n+func (s *Store) SetLimit(n int) {}\n";
+    let test = "--- /dev/null\n+++ b/store/store_test.go\n@@ -0,0 +1,7 @@\n+package store_test\n+\n+import \"example.com/store/store\"\n+\n+func ExampleStore_SetLimit() {\n+\tnew(store.Store).SetLimit(3)\n+}\n";
+    let ruby = "--- a/native/store.rb\n+++ b/native/store.rb\n@@ -1 +1,2 @@\n def get = 1\n+def put = 2\n";
+    let go_mod = "--- a/go.mod\n+++ b/go.mod\n@@ -1,3 +1,5 @@\n module example.com/store\n \n go 1.22\n+\n+require example.com/dep v1.0.0\n";
+    let task = |id: &str, patch: String, test_patch: &str| {
+        json!({"instance_id": id, "repo": "acme/store", "base_commit": base, "patch": patch, "test_patch": test_patch})
+            .to_string()
+    };
+    let lines = [task("go", format!("{go_mod}{code}{ruby}"), test), task("ruby-only", ruby.to_owned(), "")];
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = dir.path().join("tasks.jsonl");
+    std::fs::write(&dataset, lines.join("\n") + "\n").unwrap();
+    let repo_arg = format!("acme/store={}", repo.path().display());
+    let output = hintlens().arg("batch").arg(&dataset).args(["--repo", &repo_arg]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("2 tasks, 1 ok, 1 unsupported, 0 failed"), "{stderr}");
+    let records = records(&output.stdout);
+
+    let go = by_id(&records, "go");
+    assert_eq!(go["status"], "ok", "{go:#}");
+    // The go.mod is read (for its module path) with the Go sources; the Ruby file is not.
+    assert_eq!(go["coverage"], json!({"languages": ["go"], "unread_source_files": 1, "unread_extensions": ["rb"]}));
+    let selected = &go["selections"]["defuse"];
+    assert_eq!(selected.as_array().map(Vec::len), Some(1), "{selected:#}");
+    let set_limit = &selected[0];
+    assert_eq!(set_limit["qualified_name"], "store.Store.SetLimit");
+    assert_eq!(set_limit["kind"], "method");
+    assert_eq!(set_limit["signature"], "func (s *Store) SetLimit(n int)");
+    assert_eq!(set_limit["parent"], "store.Store");
+    assert_eq!(set_limit["evidence"], json!([{"path": "store/store_test.go", "line": 6, "rule": "member"}]));
+    assert_eq!(
+        go["hints"]["defuse+declaration"],
+        "- `store/store.go`\n  - in struct `Store`:\n    - method `SetLimit`: `func (s *Store) SetLimit(n int)`\n"
+    );
+
+    let ruby_only = by_id(&records, "ruby-only");
+    assert_eq!(ruby_only["status"], "unsupported", "{ruby_only:#}");
+    assert_eq!(ruby_only["error"]["kind"], "unsupported_language");
+    assert_eq!(ruby_only["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["rb"]}));
+}

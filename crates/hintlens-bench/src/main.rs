@@ -1,8 +1,9 @@
 //! `hintlens-bench`: hintlens' speed as ratios against tree-sitter's bare parse of the same
 //! bytes, measured in the same run (these machines are noisy; absolute times drift, ratios hold).
 //!
-//! - `index`: every Python/Java file at one commit — extraction throughput against bare-parse
-//!   throughput on one thread, and the speed-up of indexing on N threads over one.
+//! - `index`: every source file at one commit (or one language's, `--language`) — extraction
+//!   throughput against bare-parse throughput on one thread, and the speed-up of indexing on N
+//!   threads over one.
 //! - `batch`: all tasks of one repository through the real batch pipeline against the bare parse
 //!   of the unique blobs their snapshots contain.
 //! - `demand`: the batch on demand against a per-task `ast` pipeline and against the limit
@@ -42,6 +43,9 @@ enum Command {
         /// Threads for the parallel measurement.
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// Only the files of this language (`go`, `python`…); every frontend's by default.
+        #[arg(long)]
+        language: Option<String>,
     },
     /// Run every task of a dataset on one repository.
     Batch {
@@ -67,7 +71,7 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Index { repo, rev, threads } => index(&repo, &rev, threads, cli.repeat),
+        Command::Index { repo, rev, threads, language } => index(&repo, &rev, threads, language.as_deref(), cli.repeat),
         Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat),
         Command::Demand { dataset, repo, with_full } => demand::demand(&dataset, &repo, cli.repeat, with_full),
     };
@@ -108,11 +112,20 @@ fn time(f: impl FnOnce()) -> Duration {
     start.elapsed()
 }
 
-fn index(repo_path: &Path, rev: &str, threads: usize, repeat: usize) -> Result<(), String> {
+fn index(repo_path: &Path, rev: &str, threads: usize, language: Option<&str>, repeat: usize) -> Result<(), String> {
     let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
     let commit = repo.resolve_commit(rev).map_err(|e| e.to_string())?;
     let snapshot = repo.snapshot(commit).map_err(|e| e.to_string())?;
-    let fronts = frontends();
+    // Every frontend, or only the one asked for (the database then claims only its files).
+    let chosen = || {
+        let mut fronts = frontends();
+        fronts.retain(|f| language.is_none_or(|l| f.language() == l));
+        fronts
+    };
+    let fronts = chosen();
+    if fronts.is_empty() {
+        return Err(format!("no frontend reads `{}`", language.unwrap_or_default()));
+    }
     let reader = repo.reader();
     let mut blobs: Vec<Blob> = Vec::new();
     for (path, entry) in snapshot.iter() {
@@ -138,7 +151,7 @@ fn index(repo_path: &Path, rev: &str, threads: usize, repeat: usize) -> Result<(
     };
     // The whole indexing path: git reads, interning, salsa, per-file name sets — fresh database.
     let db_index = |p: &rayon::ThreadPool| {
-        let db = hintlens_batch::new_database();
+        let db = hintlens_db::Database::new(chosen());
         let (snapshot, repo) = (&snapshot, &repo);
         time(move || {
             p.install(move || db.index_snapshot(snapshot, || repo.reader()).expect("indexing"));

@@ -424,6 +424,18 @@ impl SnapshotIndex {
         self.files.is_empty()
     }
 
+    /// The files of `language` directly in directory `dir` (`""` for the top), in path order,
+    /// read on demand.
+    pub fn in_directory<'s>(&'s self, db: &dyn Db, dir: &str, language: LanguageId) -> Vec<(&'s str, SourceFile)> {
+        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        self.files
+            .range::<str, _>((std::ops::Bound::Included(prefix.as_str()), std::ops::Bound::Unbounded))
+            .take_while(|(path, _)| path.starts_with(&prefix))
+            .filter(|(path, slot)| !path[prefix.len()..].contains('/') && self.language(db, slot) == language)
+            .filter_map(|(path, slot)| Some((path.as_str(), self.file(db, path, slot)?)))
+            .collect()
+    }
+
     /// The files that name `name` as an identifier — a word of their code, not of a comment or
     /// string ([`Words`]) — in path order, read on demand.
     pub fn files_naming(&self, db: &dyn Db, name: &str) -> Vec<(&str, SourceFile)> {

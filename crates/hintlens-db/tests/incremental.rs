@@ -121,3 +121,24 @@ fn on_demand_names_are_answered_by_words_and_strings_parse_only_candidates() {
     assert!(demand.get(&db, "pkg/other.py").is_some() && demand.read_errors().is_empty());
     assert_eq!(db.blobs_with_words(), 5);
 }
+
+#[test]
+fn files_directly_in_a_directory() {
+    let (db, _) = logging_database();
+    let files = snapshot(&[
+        ("top.py", ""),
+        ("config.py", ""),
+        ("config-x/a.py", ""),
+        ("config/a.py", ""),
+        ("config/b.py", ""),
+        ("config/sub/c.py", ""),
+        ("configs/d.py", ""),
+    ]);
+    let index = db.index_snapshot(&files, || NoBlobs).unwrap();
+    let python = db.language_of("a.py").unwrap();
+    let names = |dir| index.in_directory(&db, dir, python).into_iter().map(|(p, _)| p.to_owned()).collect::<Vec<_>>();
+    assert_eq!(names("config"), ["config/a.py", "config/b.py"]);
+    assert_eq!(names("config/sub"), ["config/sub/c.py"]);
+    assert_eq!(names(""), ["config.py", "top.py"]);
+    assert!(names("missing").is_empty());
+}

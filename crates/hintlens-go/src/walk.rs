@@ -3,7 +3,10 @@
 //!
 //! The walk recurses over named children, dispatching on the node's kind (numeric ids resolved
 //! once, see [`Grammar`]); below [`MAX_DEPTH`] levels it reads the rest flat, so that no input
-//! nests deeply enough to exhaust the stack.
+//! nests deeply enough to exhaust the stack. What nests as deep as it is long — chains of
+//! selectors (`a.b.c`), of binary operators (`"a" + "b" + …`, hundreds deep in protoc's
+//! output), of pointer and container types — is read in loops instead, so real code stays far
+//! above the limit (at most 47 levels in flipt's and vuls' Go files).
 
 use crate::package_name_of;
 use hintlens_syntax::scope::{MODULE, ScopeKind, Scopes};
@@ -15,7 +18,11 @@ use hintlens_tree::span_of;
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node, Tree};
 
-const MAX_DEPTH: u32 = 256;
+/// Deepest recursion of the walk: within a 1 MiB stack even in a debug build.
+const MAX_DEPTH: u32 = 128;
+
+/// Longest chain of names (`a.b.c`) or of nested container types read as one.
+const MAX_CHAIN: usize = 64;
 
 pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let root = tree.root_node();
@@ -179,22 +186,36 @@ impl<'t> Walk<'t> {
     }
 
     /// The dotted text of a chain of names (`s.store`, `pkg`), `None` for other expressions.
+    /// Chains longer than [`MAX_CHAIN`] links are no qualifier: without a bound, qualifying
+    /// every link of a hostile `a.b.….z` would cost O(n²).
     fn dotted(&self, node: Node<'t>) -> Option<String> {
-        let k = node.kind_id();
-        if k == self.g.identifier || k == self.g.package_identifier || k == self.g.type_identifier {
-            return Some(self.text(node));
+        let g = self.g;
+        // The fields, outermost first, down to the chain's head.
+        let mut fields = Vec::new();
+        let mut n = node;
+        loop {
+            let k = n.kind_id();
+            if k == g.identifier || k == g.package_identifier || k == g.type_identifier {
+                break;
+            } else if k == g.selector_expression {
+                fields.push(self.field(n, g.f_field)?);
+                n = self.field(n, g.f_operand)?;
+            } else if k == g.qualified_type {
+                fields.push(self.field(n, g.f_name)?);
+                n = self.field(n, g.f_package)?;
+            } else {
+                return None;
+            }
+            if fields.len() > MAX_CHAIN {
+                return None;
+            }
         }
-        if k == self.g.selector_expression {
-            let operand = self.dotted(self.field(node, self.g.f_operand)?)?;
-            let field = self.field(node, self.g.f_field)?;
-            return Some(format!("{operand}.{}", self.text(field)));
+        let mut out = self.text(n);
+        for field in fields.iter().rev() {
+            out.push('.');
+            out.push_str(&String::from_utf8_lossy(self.bytes(*field)));
         }
-        if k == self.g.qualified_type {
-            let package = self.field(node, self.g.f_package)?;
-            let name = self.field(node, self.g.f_name)?;
-            return Some(format!("{}.{}", self.text(package), self.text(name)));
-        }
-        None
+        Some(out)
     }
 
     // ----- the file -----
@@ -568,10 +589,12 @@ impl<'t> Walk<'t> {
         let mut cursor = item.walk();
         let names: Vec<Node<'t>> = item.children_by_field_id(nz(g.f_name), &mut cursor).collect();
         if names.is_empty() {
-            // An embedded field, named by its type: `sync.Mutex` is field `Mutex`.
-            if let Some(name) = ty.and_then(|t| self.embedded_name(t)) {
+            // An embedded field, named by its type: `sync.Mutex` is field `Mutex`, `*Config`
+            // field `Config` (the `*` lies before the type node, outside it).
+            if let (Some(ty), Some(name)) = (ty, ty.and_then(|t| self.embedded_name(t))) {
                 let local = format!("{owner_name}.{}", self.text(name));
-                self.define(name, local, DefKind::Field, item, type_text.clone(), Some(owner), doc.clone());
+                let signature = self.flat_text(item.start_byte(), ty.end_byte());
+                self.define(name, local, DefKind::Field, item, signature, Some(owner), doc.clone());
             }
         }
         for name in names {
@@ -586,19 +609,21 @@ impl<'t> Walk<'t> {
     }
 
     /// The type name an embedded field takes its name from.
-    fn embedded_name(&self, ty: Node<'t>) -> Option<Node<'t>> {
+    fn embedded_name(&self, mut ty: Node<'t>) -> Option<Node<'t>> {
         let g = self.g;
-        let k = ty.kind_id();
-        if k == g.type_identifier {
-            Some(ty)
-        } else if k == g.pointer_type {
-            self.embedded_name(Self::named_children(ty).next()?)
-        } else if k == g.qualified_type {
-            self.field(ty, g.f_name)
-        } else if k == g.generic_type {
-            self.embedded_name(self.field(ty, g.f_type)?)
-        } else {
-            None
+        loop {
+            let k = ty.kind_id();
+            if k == g.type_identifier {
+                return Some(ty);
+            } else if k == g.pointer_type {
+                ty = Self::named_children(ty).next()?;
+            } else if k == g.qualified_type {
+                return self.field(ty, g.f_name);
+            } else if k == g.generic_type {
+                ty = self.field(ty, g.f_type)?;
+            } else {
+                return None;
+            }
         }
     }
 
@@ -654,6 +679,8 @@ impl<'t> Walk<'t> {
         } else if k == g.comment {
         } else if k == g.call_expression {
             self.call(node);
+        } else if k == g.binary_expression {
+            self.binary(node);
         } else if k == g.selector_expression {
             self.selector(node, UseKind::Attribute);
         } else if k == g.composite_literal {
@@ -709,6 +736,27 @@ impl<'t> Walk<'t> {
             self.scopes.leave(outer);
         } else {
             self.visit_children(node);
+        }
+    }
+
+    /// `a + b + c` nests to the left as deep as it is long (generated code concatenates
+    /// hundreds of strings so): its left spine is read in a loop, each right operand after the
+    /// operands before it.
+    fn binary(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let mut spine = vec![node];
+        let mut left = self.field(node, g.f_left);
+        while let Some(l) = left.filter(|l| l.kind_id() == g.binary_expression) {
+            spine.push(l);
+            left = self.field(l, g.f_left);
+        }
+        if let Some(l) = left {
+            self.visit(l);
+        }
+        for b in spine.iter().rev() {
+            if let Some(right) = self.field(*b, g.f_right) {
+                self.visit(right);
+            }
         }
     }
 
@@ -812,21 +860,25 @@ impl<'t> Walk<'t> {
 
     /// `x.f` as `kind`: the field is a use qualified by the operand's chain of names, or a member
     /// of an expression; the operand is read.
+    /// The links of a chain (`a.b.c`) are read innermost first, in a loop: a chain nests as
+    /// deep as it is long.
     fn selector(&mut self, node: Node<'t>, kind: UseKind) {
         let g = self.g;
-        let operand = self.field(node, g.f_operand);
-        if let Some(operand) = operand {
-            let k = operand.kind_id();
-            if k == g.selector_expression {
-                self.selector(operand, UseKind::Attribute);
-            } else {
-                self.visit(operand);
-            }
+        let mut chain = vec![node];
+        let mut operand = self.field(node, g.f_operand);
+        while let Some(o) = operand.filter(|o| o.kind_id() == g.selector_expression) {
+            chain.push(o);
+            operand = self.field(o, g.f_operand);
         }
-        if let Some(field) = self.field(node, g.f_field) {
-            match operand.and_then(|o| self.dotted(o)) {
-                Some(qualifier) => self.push_use(field, kind, Some(qualifier)),
-                None => self.push_use_bound(field, kind, None, Some(Binding::Receiver)),
+        if let Some(head) = operand {
+            self.visit(head);
+        }
+        for (i, link) in chain.iter().enumerate().rev() {
+            let Some(field) = self.field(*link, g.f_field) else { continue };
+            let link_kind = if i == 0 { kind } else { UseKind::Attribute };
+            match self.field(*link, g.f_operand).and_then(|o| self.dotted(o)) {
+                Some(qualifier) => self.push_use(field, link_kind, Some(qualifier)),
+                None => self.push_use_bound(field, link_kind, None, Some(Binding::Receiver)),
             }
         }
     }
@@ -859,14 +911,17 @@ impl<'t> Walk<'t> {
 
     /// How the keys of a literal of type `ty` read: the fields of a named type (qualified by its
     /// name as written), of an anonymous struct (the literal's own), or of an unknown type.
-    fn keys_of(&self, ty: Node<'t>) -> Keys<'static> {
+    fn keys_of(&self, mut ty: Node<'t>) -> Keys<'static> {
         let g = self.g;
+        while ty.kind_id() == g.pointer_type {
+            match Self::named_children(ty).next() {
+                Some(inner) => ty = inner,
+                None => return Keys::Fields(None),
+            }
+        }
         let k = ty.kind_id();
         if k == g.struct_type {
             return Keys::Anonymous;
-        }
-        if k == g.pointer_type {
-            return Self::named_children(ty).next().map_or(Keys::Fields(None), |inner| self.keys_of(inner));
         }
         let named = if k == g.generic_type { self.field(ty, g.f_type).unwrap_or(ty) } else { ty };
         match self.dotted(named) {
@@ -878,16 +933,26 @@ impl<'t> Walk<'t> {
     /// How the keys of a container literal's elided element literals read (`[]T{{K: v}}`).
     fn element_keys(&self, container: Node<'t>) -> Keys<'static> {
         let g = self.g;
-        let element = if container.kind_id() == g.map_type {
-            self.field(container, g.f_value)
-        } else {
-            self.field(container, g.f_element)
+        // The element type below every level of containers (`[][]map[K]T` → `T`), bounded:
+        // keys are read that deep at most.
+        let mut levels = 0;
+        let mut container = container;
+        let innermost = loop {
+            let element = if container.kind_id() == g.map_type {
+                self.field(container, g.f_value)
+            } else {
+                self.field(container, g.f_element)
+            };
+            match element {
+                Some(element) if self.is_container(element) && levels < MAX_CHAIN => {
+                    levels += 1;
+                    container = element;
+                }
+                Some(element) if !self.is_container(element) => break self.keys_of(element),
+                _ => break Keys::Fields(None),
+            }
         };
-        match element {
-            Some(element) if self.is_container(element) => Keys::Elements(Box::new(self.element_keys(element))),
-            Some(element) => self.keys_of(element),
-            None => Keys::Fields(None),
-        }
+        (0..levels).fold(innermost, |keys, _| Keys::Elements(Box::new(keys)))
     }
 
     /// `keys` say how this literal's keys read, `elements` how its elided element literals'.
@@ -1090,6 +1155,7 @@ struct Grammar {
     channel_type: u16,
     function_type: u16,
     call_expression: u16,
+    binary_expression: u16,
     selector_expression: u16,
     composite_literal: u16,
     literal_value: u16,
@@ -1131,6 +1197,7 @@ struct Grammar {
     f_package: u16,
     f_key: u16,
     f_left: u16,
+    f_right: u16,
     f_alias: u16,
 }
 
@@ -1187,6 +1254,7 @@ fn grammar() -> &'static Grammar {
             channel_type: kind("channel_type"),
             function_type: kind("function_type"),
             call_expression: kind("call_expression"),
+            binary_expression: kind("binary_expression"),
             selector_expression: kind("selector_expression"),
             composite_literal: kind("composite_literal"),
             literal_value: kind("literal_value"),
@@ -1228,6 +1296,7 @@ fn grammar() -> &'static Grammar {
             f_package: field("package"),
             f_key: field("key"),
             f_left: field("left"),
+            f_right: field("right"),
             f_alias: field("alias"),
         }
     })

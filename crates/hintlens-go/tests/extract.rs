@@ -182,3 +182,28 @@ func TestFetch(t *testing.T) {
 }
 "#
 );
+
+/// Hostile nesting never exhausts the stack: chains, pointers, containers and parentheses tens
+/// of thousands deep, extracted on a thread with a small stack.
+#[test]
+fn deep_nesting_is_read_without_recursion_limits() {
+    let depth = 20_000;
+    let inputs = [
+        format!("package p\n\nvar a = {}y\n", "x.".repeat(depth)),
+        format!("package p\n\nvar b = x{}\n", ".f()".repeat(depth)),
+        format!("package p\n\nvar c = {}x{}\n", "f(".repeat(depth), ")".repeat(depth)),
+        format!("package p\n\ntype S struct {{ {}T }}\n", "*".repeat(depth)),
+        format!("package p\n\nvar d = {}T{{}}\n", "[]".repeat(depth)),
+        format!("package p\n\nvar e = {}T{}{{}}\n", "(".repeat(depth), ")".repeat(depth)),
+        format!("package p\n\nfunc f() {{ {}{} }}\n", "func() {".repeat(depth / 10), "}()".repeat(depth / 10)),
+        format!("package p\n\nvar g = {}{}\n", "[]T{".repeat(depth / 10), "}".repeat(depth / 10)),
+        format!("package p\n\nvar h = x{}\n", " + x".repeat(depth)),
+    ];
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || inputs.iter().map(|src| Go.extract(src.as_bytes()).uses.len()).collect::<Vec<_>>())
+        .unwrap();
+    let uses = handle.join().expect("no stack overflow");
+    // Every name is still read, as a use of some kind.
+    assert_eq!(uses, [depth + 1, depth + 1, depth + 1, 1, 1, 1, 0, depth / 10, depth + 1]);
+}

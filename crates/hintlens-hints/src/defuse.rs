@@ -145,14 +145,7 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>, dire
     let (path, file) = (changed.path, changed.file);
     let index = file_index(db, file);
     let frontend = db.frontend(file.language(db));
-    let at_base: HashSet<(String, DefKind)> = match changed.base {
-        Some((base_path, b)) => file_index(db, b)
-            .definitions
-            .iter()
-            .map(|d| (qualified_name(db, base_path, b, &d.local_name), d.kind))
-            .collect(),
-        None => HashSet::new(),
-    };
+    let at_base = changed.at_base(db);
     let qualified: Vec<String> =
         index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
     let mut out = Vec::new();

@@ -16,6 +16,40 @@ pub(crate) struct ChangedFile<'t> {
     pub base: Option<(&'t str, SourceFile)>,
     /// Whether B has no file at this path.
     pub is_new_file: bool,
+    /// B as a whole, for the file's namespace siblings.
+    base_snapshot: &'t SnapshotIndex,
+}
+
+impl ChangedFile<'_> {
+    /// The (qualified name, kind) of every definition B had where this file's definitions are
+    /// compared: in its counterpart, and in the other files of B in the same directory and the
+    /// same namespace ([`hintlens_syntax::Frontend::namespace`]: a Go package, a Java package),
+    /// whose names the file shares — a definition moved between them is no news.
+    pub fn at_base(&self, db: &dyn Db) -> HashSet<(String, DefKind)> {
+        self.base
+            .into_iter()
+            .chain(self.namespace_siblings(db))
+            .flat_map(|(path, b)| {
+                file_index(db, b).definitions.iter().map(move |d| (qualified_name(db, path, b, &d.local_name), d.kind))
+            })
+            .collect()
+    }
+
+    /// The files of B beside this one (its directory) in the namespace it has in R, its own
+    /// counterpart left out. None where the language has no namespaces.
+    fn namespace_siblings(&self, db: &dyn Db) -> Vec<(&str, SourceFile)> {
+        let language = self.file.language(db);
+        let frontend = db.frontend(language);
+        let Some(namespace) = frontend.namespace(self.path, file_index(db, self.file)) else { return Vec::new() };
+        let dir = self.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let own = self.base.map(|(p, _)| p);
+        self.base_snapshot
+            .in_directory(db, dir, language)
+            .into_iter()
+            .filter(|&(p, _)| Some(p) != own && p != self.path)
+            .filter(|&(p, b)| frontend.namespace(p, file_index(db, b)).as_deref() == Some(namespace.as_str()))
+            .collect()
+    }
 }
 
 /// The source files of `changes` that R holds (deleted files and files no frontend claims
@@ -32,7 +66,8 @@ pub(crate) fn changed_files<'t>(db: &dyn Db, task: &Task<'t>, changes: &'t Chang
                 FileStatus::Added => None,
                 _ => task.base.get(db, base_path).map(|b| (base_path, b)),
             };
-            Some(ChangedFile { path, change, file, base, is_new_file: !task.base.contains(path) })
+            let is_new_file = !task.base.contains(path);
+            Some(ChangedFile { path, change, file, base, is_new_file, base_snapshot: task.base })
         })
         .collect()
 }
@@ -73,12 +108,7 @@ pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>
 /// B counterpart, in source order. Parameters are left out: policies that want them (DefUse)
 /// treat them apart.
 pub(crate) fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<DefId> {
-    let at_base: HashSet<(String, DefKind)> = match changed.base {
-        Some((path, b)) => {
-            file_index(db, b).definitions.iter().map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
-        }
-        None => HashSet::new(),
-    };
+    let at_base = changed.at_base(db);
     let index = file_index(db, changed.file);
     index
         .definitions
