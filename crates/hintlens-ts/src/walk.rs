@@ -11,9 +11,18 @@ use hintlens_syntax::{
 };
 use hintlens_tree::span_of;
 use std::collections::HashSet;
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Node, Tree, TreeCursor};
 
 const MAX_DEPTH: u32 = 256;
+
+/// Longest chain of names read as a qualifier (`a.b.….z`); longer ones are no chain of names.
+const MAX_CHAIN: usize = 64;
+
+/// Deepest type argument a callable's keyword type is looked for in (`React.FC<Props>`).
+const MAX_TYPE_NESTING: usize = 8;
+
+/// Children past this many are read with a cursor rather than by index (see [`Children`]).
+const INDEXED_CHILDREN: u32 = 16;
 
 pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex {
     let root = tree.root_node();
@@ -67,8 +76,8 @@ impl<'t> Walk<'t> {
         if id == 0 { None } else { node.child_by_field_id(id) }
     }
 
-    fn named_children(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-        (0..node.named_child_count() as u32).filter_map(move |i| node.named_child(i))
+    fn named_children(node: Node<'t>) -> Children<'t> {
+        Children::of(node)
     }
 
     /// The named children of the given kind.
@@ -187,23 +196,38 @@ impl<'t> Walk<'t> {
     }
 
     /// The dotted text of a chain of names (`User`, `this.client`, `module.exports`), `None`
-    /// for other expressions.
+    /// for other expressions and for chains longer than [`MAX_CHAIN`]. Iterative: a chain can
+    /// be as long as the file.
     fn dotted(&self, node: Node<'t>) -> Option<String> {
         let g = self.g;
-        if self.is(node, g.identifier) || self.is(node, g.this) || self.is(node, g.property_identifier) {
-            return Some(self.text(node));
+        let mut parts: Vec<Node<'t>> = Vec::new();
+        let mut n = node;
+        loop {
+            if self.is(n, g.identifier) || self.is(n, g.this) || self.is(n, g.property_identifier) {
+                parts.push(n);
+                break;
+            }
+            let (next, last) = if self.is(n, g.member_expression) {
+                (self.field(n, g.f_object)?, self.field(n, g.f_property)?)
+            } else if self.is(n, g.nested_type_identifier) {
+                (self.field(n, g.f_module)?, self.field(n, g.f_name)?)
+            } else {
+                return None;
+            };
+            parts.push(last);
+            if parts.len() > MAX_CHAIN {
+                return None;
+            }
+            n = next;
         }
-        if self.is(node, g.member_expression) {
-            let object = self.dotted(self.field(node, g.f_object)?)?;
-            let property = self.field(node, g.f_property)?;
-            return Some(format!("{object}.{}", self.text(property)));
+        let mut out = String::new();
+        for (i, part) in parts.iter().rev().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            out.push_str(&String::from_utf8_lossy(self.bytes(*part)));
         }
-        if self.is(node, g.nested_type_identifier) {
-            let module = self.dotted(self.field(node, g.f_module)?)?;
-            let name = self.field(node, g.f_name)?;
-            return Some(format!("{module}.{}", self.text(name)));
-        }
-        None
+        Some(out)
     }
 
     /// The doc comment (`/** … */` or `//` lines) right above `node` among `comments`.
@@ -238,7 +262,13 @@ impl<'t> Walk<'t> {
         }
     }
 
+    /// One statement, one level deeper: declarations nest (namespaces, modules, the bodies of
+    /// `module.exports` functions), so each level counts against [`MAX_DEPTH`].
     fn statement(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
+        self.nested(node, |s| s.statement_kind(node, doc, parent));
+    }
+
+    fn statement_kind(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
         let k = node.kind_id();
         if k == g.import_statement {
@@ -1002,19 +1032,23 @@ impl<'t> Walk<'t> {
     /// argument is what they carry (`React.FC<Props>`, `Readonly<Props>`, `api.Options` → `Options`).
     fn keywords_type(&self, ty: Node<'t>) -> Option<String> {
         let g = self.g;
-        let k = ty.kind_id();
-        if k == g.type_identifier {
-            Some(self.text(ty))
-        } else if k == g.nested_type_identifier {
-            self.field(ty, g.f_name).map(|n| self.text(n))
-        } else if k == g.generic_type || k == g.extends_clause {
-            let arguments = self.field(ty, g.f_type_arguments)?;
-            Self::named_children(arguments).next().and_then(|a| self.keywords_type(a))
-        } else if k == g.type_annotation {
-            Self::named_children(ty).next().and_then(|t| self.keywords_type(t))
-        } else {
-            None
+        let mut ty = ty;
+        for _ in 0..MAX_TYPE_NESTING {
+            let k = ty.kind_id();
+            if k == g.type_identifier {
+                return Some(self.text(ty));
+            } else if k == g.nested_type_identifier {
+                return self.field(ty, g.f_name).map(|n| self.text(n));
+            } else if k == g.generic_type || k == g.extends_clause {
+                let arguments = self.field(ty, g.f_type_arguments)?;
+                ty = Self::named_children(arguments).next()?;
+            } else if k == g.type_annotation {
+                ty = Self::named_children(ty).next()?;
+            } else {
+                return None;
+            }
         }
+        None
     }
 
     fn add_keywords_from(&mut self, id: DefId, types: impl IntoIterator<Item = String>) {
@@ -1557,6 +1591,56 @@ impl<'t> Walk<'t> {
         last.ends_with("Error")
             || matches!(last, "toThrow" | "toThrowError" | "throws" | "rejects" | "toThrowErrorMatchingSnapshot")
             || hintlens_syntax::ERROR_MESSAGE_CALLEES.contains(&last)
+    }
+}
+
+/// The named children of a node. An error-free tree hangs a long list of children off balanced
+/// hidden nodes, so reaching one by index is cheap; an ERROR node's children are flat, and
+/// reaching each of n by index (`named_child(i)` counts from the first) would cost O(n²). Past
+/// [`INDEXED_CHILDREN`] children a cursor steps through them instead.
+enum Children<'t> {
+    Indexed { node: Node<'t>, next: u32, count: u32 },
+    Cursor { cursor: TreeCursor<'t>, started: bool },
+}
+
+impl<'t> Children<'t> {
+    fn of(node: Node<'t>) -> Children<'t> {
+        let count = node.named_child_count() as u32;
+        if count > INDEXED_CHILDREN {
+            Children::Cursor { cursor: node.walk(), started: false }
+        } else {
+            Children::Indexed { node, next: 0, count }
+        }
+    }
+}
+
+impl<'t> Iterator for Children<'t> {
+    type Item = Node<'t>;
+
+    fn next(&mut self) -> Option<Node<'t>> {
+        match self {
+            Children::Indexed { node, next, count } => {
+                while *next < *count {
+                    let i = *next;
+                    *next += 1;
+                    if let Some(child) = node.named_child(i) {
+                        return Some(child);
+                    }
+                }
+                None
+            }
+            Children::Cursor { cursor, started } => loop {
+                let moved = if *started { cursor.goto_next_sibling() } else { cursor.goto_first_child() };
+                *started = true;
+                if !moved {
+                    return None;
+                }
+                let node = cursor.node();
+                if node.is_named() {
+                    return Some(node);
+                }
+            },
+        }
     }
 }
 
