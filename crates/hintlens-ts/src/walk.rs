@@ -34,6 +34,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex
         depth: 0,
         module_level: true,
         api_body: false,
+        api_next: false,
         constructor_of: None,
         fields_seen: HashSet::new(),
     };
@@ -55,6 +56,9 @@ struct Walk<'t> {
     /// In the body of the function `module.exports` is (`module.exports = function (User) {…}`):
     /// member assignments there define API, as at the module level.
     api_body: bool,
+    /// The next callable read is the function `module.exports` is: its own statements are
+    /// [`Walk::api_body`], those of the functions nested in it are not.
+    api_next: bool,
     /// Inside a class's constructor: `this.x = …` declares field `x` of that class.
     constructor_of: Option<(DefId, String)>,
     /// Fields already declared, by class: only the first `this.x = …` declares.
@@ -566,9 +570,8 @@ impl<'t> Walk<'t> {
                     self.exported_object(right, doc);
                 } else if [g.function_expression, g.arrow_function].iter().any(|&k| self.is(right, k)) {
                     // `module.exports = function (User) { User.x = … }`: its body defines API.
-                    let was = std::mem::replace(&mut self.api_body, true);
+                    self.api_next = true;
                     self.callable(right);
-                    self.api_body = was;
                 } else {
                     self.visit(right);
                 }
@@ -1065,6 +1068,8 @@ impl<'t> Walk<'t> {
         let scope = self.scopes.open(ScopeKind::Function);
         let outer = self.scopes.enter(scope);
         let was_module = std::mem::replace(&mut self.module_level, false);
+        let api_body = std::mem::take(&mut self.api_next);
+        let was_api = std::mem::replace(&mut self.api_body, api_body);
         if let Some(params) = self.field(node, g.f_type_parameters) {
             self.ty(params);
         }
@@ -1085,6 +1090,7 @@ impl<'t> Walk<'t> {
             }
         }
         self.module_level = was_module;
+        self.api_body = was_api;
         self.scopes.leave(outer);
     }
 

@@ -176,3 +176,22 @@ fn invalid_utf8_in_an_import_path_keeps_spans_inside_the_text() {
         }
     }
 }
+
+/// NodeBB's mixins (`module.exports = function (User) { User.x = … }`) define API by their own
+/// statements; a function nested in them assigning a member (`res.render = …` of a middleware)
+/// writes at run time and defines nothing.
+#[test]
+fn only_a_mixins_own_statements_define() {
+    let src = b"module.exports = function (middleware) {
+    middleware.render = function (req, res) {
+        res.render = async function renderOverride() {};
+        const helpers = {};
+        helpers.format = () => 1;
+    };
+    middleware.other = () => {};
+};
+";
+    let index = Script::javascript().extract(src);
+    let defined: Vec<&str> = index.definitions.iter().map(|d| d.local_name.as_str()).collect();
+    assert_eq!(defined, ["middleware.render", "middleware.other"], "{}", index.dump());
+}
