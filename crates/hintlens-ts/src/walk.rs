@@ -1151,11 +1151,12 @@ impl<'t> Walk<'t> {
     fn decorator(&mut self, node: Node<'t>) {
         for child in Self::named_children(node) {
             if self.is(child, self.g.call_expression) {
-                if let Some(function) = self.field(child, self.g.f_function) {
+                let function = self.field(child, self.g.f_function);
+                if let Some(function) = function {
                     self.reference(function, UseKind::Decorator);
                 }
                 if let Some(arguments) = self.field(child, self.g.f_arguments) {
-                    self.arguments(arguments, self.field(child, self.g.f_function));
+                    self.arguments(arguments, function);
                 }
             } else {
                 self.reference(child, UseKind::Decorator);
@@ -1184,14 +1185,15 @@ impl<'t> Walk<'t> {
         } else if k == g.call_expression {
             self.call(node);
         } else if k == g.new_expression {
-            if let Some(constructor) = self.field(node, g.f_constructor) {
+            let constructor = self.field(node, g.f_constructor);
+            if let Some(constructor) = constructor {
                 self.reference(constructor, UseKind::Instantiation);
             }
             if let Some(arguments) = self.field(node, g.f_type_arguments) {
                 self.ty(arguments);
             }
             if let Some(arguments) = self.field(node, g.f_arguments) {
-                self.arguments(arguments, self.field(node, g.f_constructor));
+                self.arguments(arguments, constructor);
             }
         } else if k == g.member_expression {
             self.reference(node, UseKind::Attribute);
@@ -1255,7 +1257,7 @@ impl<'t> Walk<'t> {
         } else if k == g.string {
             self.string(node);
         } else if k == g.template_string {
-            self.template(node);
+            self.template(node, false);
         } else if k == g.object {
             self.object(node, None);
         } else if k == g.jsx_opening_element || k == g.jsx_self_closing_element {
@@ -1383,23 +1385,32 @@ impl<'t> Walk<'t> {
         }
         if let Some(arguments) = self.field(node, g.f_arguments) {
             if self.is(arguments, g.template_string) {
-                self.template(arguments)
+                self.template(arguments, false)
             } else {
                 self.arguments(arguments, function)
             }
         }
     }
 
-    /// Call arguments: an object literal's keys are option names (keyword arguments whose
-    /// callee does not say which interface they belong to).
-    /// A call's arguments; `callee` is the called chain of names, when it is one.
+    /// A call's arguments, `callee` being what is called: an object literal's keys are its
+    /// keyword arguments (when it is a chain of names), a string is an error message when the
+    /// callee makes it one ([`Walk::is_error_callee`]).
     fn arguments(&mut self, arguments: Node<'t>, callee: Option<Node<'t>>) {
-        let callee = callee.and_then(|c| self.dotted(c));
+        let g = self.g;
+        let mut error = None;
+        let called = callee.and_then(|c| self.dotted(c));
         for argument in Self::named_children(arguments) {
-            if self.is(argument, self.g.object) {
-                self.object(argument, Some(callee.clone()))
+            if self.is(argument, g.object) {
+                self.object(argument, Some(called.clone()));
+            } else if self.is(argument, g.string) || self.is(argument, g.template_string) {
+                let error = *error.get_or_insert_with(|| callee.is_some_and(|c| self.is_error_callee(c)));
+                if self.is(argument, g.string) {
+                    self.string_in(argument, error)
+                } else {
+                    self.template(argument, error)
+                }
             } else {
-                self.visit(argument)
+                self.visit(argument);
             }
         }
     }
@@ -1555,19 +1566,21 @@ impl<'t> Walk<'t> {
     // ----- strings -----
 
     fn string(&mut self, node: Node<'t>) {
-        let value = string_content(self.bytes(node));
-        self.index.strings.push(StringLiteral { value, span: span_of(node), error_context: self.in_error(node) });
+        self.string_in(node, false);
     }
 
-    /// A template's text, with `{}` for each substitution (which is read).
-    fn template(&mut self, node: Node<'t>) {
+    /// A string literal; `error` when it is an error message.
+    fn string_in(&mut self, node: Node<'t>, error: bool) {
+        let value = string_content(self.bytes(node));
+        self.index.strings.push(StringLiteral { value, span: span_of(node), error_context: error });
+    }
+
+    /// A template's text, with `{}` for each substitution (which is read); `error` when it is
+    /// an error message.
+    fn template(&mut self, node: Node<'t>, error: bool) {
         let g = self.g;
         let slot = self.index.strings.len();
-        self.index.strings.push(StringLiteral {
-            value: String::new(),
-            span: span_of(node),
-            error_context: self.in_error(node),
-        });
+        self.index.strings.push(StringLiteral { value: String::new(), span: span_of(node), error_context: error });
         let mut value = String::new();
         let mut at = node.start_byte() + 1;
         for child in Self::named_children(node) {
@@ -1586,13 +1599,11 @@ impl<'t> Walk<'t> {
         self.index.strings[slot].value = value;
     }
 
-    /// Whether a string is an error message: an argument of `new …Error(…)`, `throw`, or of a
-    /// matcher such as `toThrow`/`rejects.toThrow`/`assert.throws`.
-    fn in_error(&self, node: Node<'t>) -> bool {
-        let Some(arguments) = node.parent().filter(|p| self.is(*p, self.g.arguments)) else { return false };
-        let Some(call) = arguments.parent() else { return false };
-        let callee = self.field(call, self.g.f_constructor).or_else(|| self.field(call, self.g.f_function));
-        let Some(name) = callee.map(|c| self.text(c)) else { return false };
+    /// Whether a callee makes its string arguments error messages: `new …Error(…)`, or a
+    /// matcher such as `toThrow`/`rejects.toThrow`/`assert.throws`. (Read from the callee as the
+    /// arguments are walked: asking a string for its parent would descend from the root.)
+    fn is_error_callee(&self, callee: Node<'t>) -> bool {
+        let name = self.text(callee);
         let last = name.rsplit('.').next().unwrap_or(&name);
         last.ends_with("Error")
             || matches!(last, "toThrow" | "toThrowError" | "throws" | "rejects" | "toThrowErrorMatchingSnapshot")
