@@ -35,9 +35,13 @@ pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex
         module_level: true,
         api_body: false,
         api_next: false,
+        parameters_of: None,
+        exporting: false,
+        exported: HashSet::new(),
         constructor_of: None,
         fields_seen: HashSet::new(),
     };
+    walk.exported_names(root);
     walk.statements(root, None);
     walk.index.errors = hintlens_tree::syntax_errors(root);
     let Walk { mut index, scopes, .. } = walk;
@@ -59,6 +63,14 @@ struct Walk<'t> {
     /// The next callable read is the function `module.exports` is: its own statements are
     /// [`Walk::api_body`], those of the functions nested in it are not.
     api_next: bool,
+    /// The definition whose parameters the next callable read declares: the keys of its
+    /// destructured object parameters are its parameter definitions.
+    parameters_of: Option<DefId>,
+    /// The declaration being read is exported (`export const x = …`).
+    exporting: bool,
+    /// Module-level names the file exports by name (`export { x }`, `export default x`,
+    /// `module.exports = x`), read before the walk.
+    exported: HashSet<String>,
     /// Inside a class's constructor: `this.x = …` declares field `x` of that class.
     constructor_of: Option<(DefId, String)>,
     /// Fields already declared, by class: only the first `this.x = …` declares.
@@ -319,7 +331,7 @@ impl<'t> Walk<'t> {
             let local = self.local_name(parent, &self.text(name));
             let id = self.define(name, local, DefKind::Function, node, signature, parent, doc);
             self.add_keywords_from(id, self.keywords_of_callable(node));
-            self.callable(node);
+            self.callable_of(node, id);
         } else if k == g.class_declaration || k == g.abstract_class_declaration {
             self.class(node, doc, parent);
         } else if k == g.interface_declaration {
@@ -486,14 +498,14 @@ impl<'t> Walk<'t> {
         if let Some(f) = function {
             self.add_keywords_from(id, self.keywords_of_callable(f));
         }
-        match (function, class) {
-            (Some(f), _) => self.callable(f),
-            (_, Some(c)) => self.class_body_of(c, id),
-            _ => {
-                if let Some(value) = value {
-                    self.visit(value);
-                }
-            }
+        let exported = self.exporting || self.exported.contains(&self.text(name));
+        match (function, class, value) {
+            (Some(f), _, _) => self.callable_of(f, id),
+            (_, Some(c), _) => self.class_body_of(c, id),
+            // `export const api = { list() {…} }`: the keys are the constant's members.
+            (_, _, Some(v)) if exported && self.is(v, g.object) => self.object_members(v, id),
+            (_, _, Some(v)) => self.visit(v),
+            _ => {}
         }
     }
 
@@ -622,14 +634,99 @@ impl<'t> Walk<'t> {
                     }
                     _ => local,
                 };
-                self.define(property, local, kind, assignment, signature, parent, doc);
+                let id = self.define(property, local, kind, assignment, signature, parent, doc);
                 // The object is read (`User` is a use), the value walked.
                 if let Some(object) = self.field(left, g.f_object) {
                     self.visit(object);
                 }
-                if function { self.callable(right) } else { self.visit(right) }
+                if function { self.callable_of(right, id) } else { self.visit(right) }
             }
             _ => self.visit(node),
+        }
+    }
+
+    /// The keys of an exported constant's object literal (`export const api = { list() {…},
+    /// limit: 5 }`): members of it, functions as methods.
+    fn object_members(&mut self, object: Node<'t>, owner: DefId) {
+        let g = self.g;
+        let owner_local = self.index.definition(owner).local_name.clone();
+        let mut comments: Vec<Node<'t>> = Vec::new();
+        for member in Self::named_children(object) {
+            if self.is(member, g.comment) {
+                comments.push(member);
+                continue;
+            }
+            let doc = self.doc(&comments, member);
+            comments.clear();
+            if self.is(member, g.pair) {
+                let (Some(key), value) = (self.field(member, g.f_key), self.field(member, g.f_value)) else { continue };
+                let function = value.filter(|v| {
+                    [g.function_expression, g.arrow_function, g.generator_function].iter().any(|&k| self.is(*v, k))
+                });
+                let mut id = None;
+                if self.is(key, g.property_identifier) || self.is(key, g.string) {
+                    let key_name = member_name(&self.text(key));
+                    let (kind, signature) = match function {
+                        Some(f) => (
+                            DefKind::Method,
+                            format!(
+                                "{key_name}: {}",
+                                self.header(f, &[g.f_return_type, g.f_parameters, g.f_parameter])
+                            ),
+                        ),
+                        None => (DefKind::Variable, key_name.clone()),
+                    };
+                    let local = format!("{owner_local}.{key_name}");
+                    id = Some(self.define(key, local, kind, member, signature, Some(owner), doc));
+                } else {
+                    self.visit(key);
+                }
+                match (function, id, value) {
+                    (Some(f), Some(id), _) => self.callable_of(f, id),
+                    (_, _, Some(v)) => self.visit(v),
+                    _ => {}
+                }
+            } else if self.is(member, g.method_definition) {
+                let Some(name) = self.field(member, g.f_name).filter(|n| !self.is(*n, g.computed_property_name)) else {
+                    self.callable(member);
+                    continue;
+                };
+                let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
+                let local = format!("{owner_local}.{}", member_name(&self.text(name)));
+                let id = self.define(name, local, DefKind::Method, member, signature, Some(owner), doc);
+                self.callable_of(member, id);
+            } else {
+                // `{ helper }` and `...spread` read names defined elsewhere.
+                self.visit(member);
+            }
+        }
+    }
+
+    /// Module-level names exported by name, so that `const api = {…}` exported further down
+    /// (`module.exports = api`, `export { api }`, `export default api`) has its keys defined.
+    fn exported_names(&mut self, root: Node<'t>) {
+        let g = self.g;
+        for statement in Self::named_children(root) {
+            if self.is(statement, g.export_statement) && self.field(statement, g.f_source).is_none() {
+                if let Some(value) = self.field(statement, g.f_value).filter(|v| self.is(*v, g.identifier)) {
+                    self.exported.insert(self.text(value));
+                }
+                for clause in Self::children_of(statement, g.export_clause) {
+                    for specifier in Self::children_of(clause, g.export_specifier) {
+                        if let Some(name) = self.field(specifier, g.f_name) {
+                            self.exported.insert(self.text(name));
+                        }
+                    }
+                }
+            } else if self.is(statement, g.expression_statement)
+                && let Some(assignment) =
+                    Self::named_children(statement).next().filter(|c| self.is(*c, g.assignment_expression))
+                && let (Some(left), Some(right)) = (self.field(assignment, g.f_left), self.field(assignment, g.f_right))
+                && self.is(right, g.identifier)
+                && self.dotted(left).as_deref() == Some("module.exports")
+            {
+                self.exported.insert(self.text(right));
+            }
         }
     }
 
@@ -655,24 +752,26 @@ impl<'t> Walk<'t> {
                     }),
                 );
                 let name = member_name(&self.text(key));
-                self.define(key, name, kind, member, signature, None, doc.clone());
+                let id = self.define(key, name, kind, member, signature, None, doc.clone());
                 if let Some(value) = value {
-                    if function { self.callable(value) } else { self.visit(value) }
+                    if function { self.callable_of(value, id) } else { self.visit(value) }
                 }
             } else if self.is(member, g.method_definition) {
-                if let Some(name) = self.field(member, g.f_name) {
-                    let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
-                    self.define(
-                        name,
-                        member_name(&self.text(name)),
-                        DefKind::Function,
-                        member,
-                        signature,
-                        None,
-                        doc.clone(),
-                    );
-                }
-                self.callable(member);
+                let Some(name) = self.field(member, g.f_name) else {
+                    self.callable(member);
+                    continue;
+                };
+                let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
+                let id = self.define(
+                    name,
+                    member_name(&self.text(name)),
+                    DefKind::Function,
+                    member,
+                    signature,
+                    None,
+                    doc.clone(),
+                );
+                self.callable_of(member, id);
             } else if self.is(member, g.shorthand_property_identifier) {
                 // `module.exports = { helper }`: exports a name defined above.
                 self.push_use(member, UseKind::Name, None);
@@ -765,12 +864,11 @@ impl<'t> Walk<'t> {
                     self.parameter_properties(member, class, &class_local);
                     self.add_keywords_from(class, self.keywords_of_callable(member));
                     let was = self.constructor_of.replace((class, class_local.clone()));
-                    self.callable(member);
+                    self.callable_of(member, id);
                     self.constructor_of = was;
                 } else {
-                    self.callable(member);
+                    self.callable_of(member, id);
                 }
-                let _ = id;
             } else if k == g.public_field_definition || k == g.field_definition {
                 let name = self.field(member, g.f_name).or_else(|| self.field(member, g.f_property));
                 if let Some(name) = name.filter(|n| !self.is(*n, g.computed_property_name)) {
@@ -981,11 +1079,13 @@ impl<'t> Walk<'t> {
             for decorator in Self::children_of(node, g.decorator) {
                 self.decorator(decorator);
             }
-            return if self.module_level {
-                self.declaration(declaration, doc, parent)
-            } else {
-                self.visit(declaration)
-            };
+            if !self.module_level {
+                return self.visit(declaration);
+            }
+            let was = std::mem::replace(&mut self.exporting, true);
+            self.declaration(declaration, doc, parent);
+            self.exporting = was;
+            return;
         }
         if let Some(value) = self.field(node, g.f_value) {
             // `export default class Foo {}` / `export default function f() {}`.
@@ -998,8 +1098,12 @@ impl<'t> Walk<'t> {
                 }
                 let name = self.field(value, g.f_name).expect("checked");
                 let signature = self.header(value, &[g.f_return_type, g.f_parameters]);
-                self.define(name, self.text(name), DefKind::Function, value, signature, parent, doc);
-                return self.callable(value);
+                let id = self.define(name, self.text(name), DefKind::Function, value, signature, parent, doc);
+                return self.callable_of(value, id);
+            }
+            // `export default { … }`: the keys are the module's, as of `module.exports = { … }`.
+            if self.module_level && self.is(value, g.object) {
+                return self.exported_object(value, doc);
             }
             return self.visit(value);
         }
@@ -1070,11 +1174,12 @@ impl<'t> Walk<'t> {
         let was_module = std::mem::replace(&mut self.module_level, false);
         let api_body = std::mem::take(&mut self.api_next);
         let was_api = std::mem::replace(&mut self.api_body, api_body);
+        let owner = self.parameters_of.take();
         if let Some(params) = self.field(node, g.f_type_parameters) {
             self.ty(params);
         }
         if let Some(parameters) = self.field(node, g.f_parameters) {
-            self.parameters(parameters);
+            self.parameters_declared(parameters, owner);
         }
         if let Some(parameter) = self.field(node, g.f_parameter) {
             self.scopes.bind(self.bytes(parameter), Binding::Local);
@@ -1095,8 +1200,58 @@ impl<'t> Walk<'t> {
     }
 
     fn parameters(&mut self, parameters: Node<'t>) {
+        self.parameters_declared(parameters, None);
+    }
+
+    /// A callable's definition `owner` and the next callable read: its parameters declare.
+    fn callable_of(&mut self, node: Node<'t>, owner: DefId) {
+        self.parameters_of = Some(owner);
+        self.callable(node);
+    }
+
+    /// The keys of a destructured object parameter (`function call(url, { timeout, jar } =
+    /// {})`, a component's `({ title, onDismiss })`) are what a caller's object literal names:
+    /// parameters of `owner`. A parameter typed by a named type (`{ title }: BannerProps`)
+    /// takes its keys from that type's properties instead ([`Walk::keywords_of_callable`]).
+    fn destructured_parameters(&mut self, pattern: Node<'t>, ty: Option<Node<'t>>, owner: DefId) {
+        let g = self.g;
+        let typed_by_name = ty.and_then(|t| Self::named_children(t).next()).is_some_and(|t| !self.is(t, g.object_type));
+        let pattern =
+            if self.is(pattern, g.assignment_pattern) { self.field(pattern, g.f_left) } else { Some(pattern) };
+        let Some(pattern) = pattern.filter(|p| self.is(*p, g.object_pattern) && !typed_by_name) else { return };
+        let owner_local = self.index.definition(owner).local_name.clone();
+        for entry in Self::named_children(pattern) {
+            let key = if self.is(entry, g.shorthand_property_identifier_pattern) {
+                Some(entry)
+            } else if self.is(entry, g.object_assignment_pattern) {
+                self.field(entry, g.f_left).filter(|l| self.is(*l, g.shorthand_property_identifier_pattern))
+            } else if self.is(entry, g.pair_pattern) {
+                self.field(entry, g.f_key).filter(|k| self.is(*k, g.property_identifier))
+            } else {
+                None
+            };
+            if let Some(key) = key {
+                let signature = self.flat_text(entry.start_byte(), entry.end_byte());
+                let local = format!("{owner_local}.{}", self.text(key));
+                self.define(key, local, DefKind::Parameter, entry, signature, Some(owner), None);
+            }
+        }
+    }
+
+    fn parameters_declared(&mut self, parameters: Node<'t>, owner: Option<DefId>) {
         let g = self.g;
         for parameter in Self::named_children(parameters) {
+            if let Some(owner) = owner {
+                let typed = self.is(parameter, g.required_parameter) || self.is(parameter, g.optional_parameter);
+                let (pattern, ty) = if typed {
+                    (self.field(parameter, g.f_pattern), self.field(parameter, g.f_type))
+                } else {
+                    (Some(parameter), None)
+                };
+                if let Some(pattern) = pattern {
+                    self.destructured_parameters(pattern, ty, owner);
+                }
+            }
             if self.is(parameter, g.required_parameter) || self.is(parameter, g.optional_parameter) {
                 if let Some(pattern) = self.field(parameter, g.f_pattern) {
                     self.bind_pattern(pattern);
