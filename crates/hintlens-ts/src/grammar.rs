@@ -86,7 +86,6 @@ grammar! {
         subscript_expression = "subscript_expression",
         call_expression = "call_expression",
         new_expression = "new_expression",
-        arguments = "arguments",
         object = "object",
         pair = "pair",
         formal_parameters = "formal_parameters",

@@ -21,7 +21,12 @@
 //! - Interface and type-literal properties are constructor keywords: an object literal passed
 //!   as an argument (`new Client({ timeoutMs: 5 })`) names them, by name, since the call does not
 //!   say which interface its options are. A JSX attribute is a keyword argument qualified by its
-//!   component (`<Button onHover={…}>`).
+//!   component (`<Button onHover={…}>`). Where no named type declares a callable's options, the
+//!   keys of its destructured object parameter (`function call(url, { timeout } = {})`) are its
+//!   parameters, which such a literal names too.
+//! - The keys of an exported object literal (`export const api = {…}`, `export default {…}`, a
+//!   constant exported further down) are its members; those of `module.exports = {…}` the
+//!   module's own.
 //! - `import`, `export … from` (re-exports) and `require` are imports; every component of their
 //!   path is a use of the module it names.
 

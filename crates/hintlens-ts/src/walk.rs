@@ -11,9 +11,18 @@ use hintlens_syntax::{
 };
 use hintlens_tree::span_of;
 use std::collections::HashSet;
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Node, Tree, TreeCursor};
 
 const MAX_DEPTH: u32 = 256;
+
+/// Longest chain of names read as a qualifier (`a.b.….z`); longer ones are no chain of names.
+const MAX_CHAIN: usize = 64;
+
+/// Deepest type argument a callable's keyword type is looked for in (`React.FC<Props>`).
+const MAX_TYPE_NESTING: usize = 8;
+
+/// Children past this many are read with a cursor rather than by index (see [`Children`]).
+const INDEXED_CHILDREN: u32 = 16;
 
 pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex {
     let root = tree.root_node();
@@ -25,9 +34,14 @@ pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex
         depth: 0,
         module_level: true,
         api_body: false,
+        api_next: false,
+        parameters_of: None,
+        exporting: false,
+        exported: HashSet::new(),
         constructor_of: None,
         fields_seen: HashSet::new(),
     };
+    walk.exported_names(root);
     walk.statements(root, None);
     walk.index.errors = hintlens_tree::syntax_errors(root);
     let Walk { mut index, scopes, .. } = walk;
@@ -46,6 +60,17 @@ struct Walk<'t> {
     /// In the body of the function `module.exports` is (`module.exports = function (User) {…}`):
     /// member assignments there define API, as at the module level.
     api_body: bool,
+    /// The next callable read is the function `module.exports` is: its own statements are
+    /// [`Walk::api_body`], those of the functions nested in it are not.
+    api_next: bool,
+    /// The definition whose parameters the next callable read declares: the keys of its
+    /// destructured object parameters are its parameter definitions.
+    parameters_of: Option<DefId>,
+    /// The declaration being read is exported (`export const x = …`).
+    exporting: bool,
+    /// Module-level names the file exports by name (`export { x }`, `export default x`,
+    /// `module.exports = x`), read before the walk.
+    exported: HashSet<String>,
     /// Inside a class's constructor: `this.x = …` declares field `x` of that class.
     constructor_of: Option<(DefId, String)>,
     /// Fields already declared, by class: only the first `this.x = …` declares.
@@ -67,8 +92,8 @@ impl<'t> Walk<'t> {
         if id == 0 { None } else { node.child_by_field_id(id) }
     }
 
-    fn named_children(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-        (0..node.named_child_count() as u32).filter_map(move |i| node.named_child(i))
+    fn named_children(node: Node<'t>) -> Children<'t> {
+        Children::of(node)
     }
 
     /// The named children of the given kind.
@@ -187,23 +212,38 @@ impl<'t> Walk<'t> {
     }
 
     /// The dotted text of a chain of names (`User`, `this.client`, `module.exports`), `None`
-    /// for other expressions.
+    /// for other expressions and for chains longer than [`MAX_CHAIN`]. Iterative: a chain can
+    /// be as long as the file.
     fn dotted(&self, node: Node<'t>) -> Option<String> {
         let g = self.g;
-        if self.is(node, g.identifier) || self.is(node, g.this) || self.is(node, g.property_identifier) {
-            return Some(self.text(node));
+        let mut parts: Vec<Node<'t>> = Vec::new();
+        let mut n = node;
+        loop {
+            if self.is(n, g.identifier) || self.is(n, g.this) || self.is(n, g.property_identifier) {
+                parts.push(n);
+                break;
+            }
+            let (next, last) = if self.is(n, g.member_expression) {
+                (self.field(n, g.f_object)?, self.field(n, g.f_property)?)
+            } else if self.is(n, g.nested_type_identifier) {
+                (self.field(n, g.f_module)?, self.field(n, g.f_name)?)
+            } else {
+                return None;
+            };
+            parts.push(last);
+            if parts.len() > MAX_CHAIN {
+                return None;
+            }
+            n = next;
         }
-        if self.is(node, g.member_expression) {
-            let object = self.dotted(self.field(node, g.f_object)?)?;
-            let property = self.field(node, g.f_property)?;
-            return Some(format!("{object}.{}", self.text(property)));
+        let mut out = String::new();
+        for (i, part) in parts.iter().rev().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            out.push_str(&String::from_utf8_lossy(self.bytes(*part)));
         }
-        if self.is(node, g.nested_type_identifier) {
-            let module = self.dotted(self.field(node, g.f_module)?)?;
-            let name = self.field(node, g.f_name)?;
-            return Some(format!("{module}.{}", self.text(name)));
-        }
-        None
+        Some(out)
     }
 
     /// The doc comment (`/** … */` or `//` lines) right above `node` among `comments`.
@@ -238,7 +278,13 @@ impl<'t> Walk<'t> {
         }
     }
 
+    /// One statement, one level deeper: declarations nest (namespaces, modules, the bodies of
+    /// `module.exports` functions), so each level counts against [`MAX_DEPTH`].
     fn statement(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
+        self.nested(node, |s| s.statement_kind(node, doc, parent));
+    }
+
+    fn statement_kind(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
         let k = node.kind_id();
         if k == g.import_statement {
@@ -285,7 +331,7 @@ impl<'t> Walk<'t> {
             let local = self.local_name(parent, &self.text(name));
             let id = self.define(name, local, DefKind::Function, node, signature, parent, doc);
             self.add_keywords_from(id, self.keywords_of_callable(node));
-            self.callable(node);
+            self.callable_of(node, id);
         } else if k == g.class_declaration || k == g.abstract_class_declaration {
             self.class(node, doc, parent);
         } else if k == g.interface_declaration {
@@ -452,14 +498,14 @@ impl<'t> Walk<'t> {
         if let Some(f) = function {
             self.add_keywords_from(id, self.keywords_of_callable(f));
         }
-        match (function, class) {
-            (Some(f), _) => self.callable(f),
-            (_, Some(c)) => self.class_body_of(c, id),
-            _ => {
-                if let Some(value) = value {
-                    self.visit(value);
-                }
-            }
+        let exported = self.exporting || self.exported.contains(&self.text(name));
+        match (function, class, value) {
+            (Some(f), _, _) => self.callable_of(f, id),
+            (_, Some(c), _) => self.class_body_of(c, id),
+            // `export const api = { list() {…} }`: the keys are the constant's members.
+            (_, _, Some(v)) if exported && self.is(v, g.object) => self.object_members(v, id),
+            (_, _, Some(v)) => self.visit(v),
+            _ => {}
         }
     }
 
@@ -536,9 +582,8 @@ impl<'t> Walk<'t> {
                     self.exported_object(right, doc);
                 } else if [g.function_expression, g.arrow_function].iter().any(|&k| self.is(right, k)) {
                     // `module.exports = function (User) { User.x = … }`: its body defines API.
-                    let was = std::mem::replace(&mut self.api_body, true);
+                    self.api_next = true;
                     self.callable(right);
-                    self.api_body = was;
                 } else {
                     self.visit(right);
                 }
@@ -589,14 +634,99 @@ impl<'t> Walk<'t> {
                     }
                     _ => local,
                 };
-                self.define(property, local, kind, assignment, signature, parent, doc);
+                let id = self.define(property, local, kind, assignment, signature, parent, doc);
                 // The object is read (`User` is a use), the value walked.
                 if let Some(object) = self.field(left, g.f_object) {
                     self.visit(object);
                 }
-                if function { self.callable(right) } else { self.visit(right) }
+                if function { self.callable_of(right, id) } else { self.visit(right) }
             }
             _ => self.visit(node),
+        }
+    }
+
+    /// The keys of an exported constant's object literal (`export const api = { list() {…},
+    /// limit: 5 }`): members of it, functions as methods.
+    fn object_members(&mut self, object: Node<'t>, owner: DefId) {
+        let g = self.g;
+        let owner_local = self.index.definition(owner).local_name.clone();
+        let mut comments: Vec<Node<'t>> = Vec::new();
+        for member in Self::named_children(object) {
+            if self.is(member, g.comment) {
+                comments.push(member);
+                continue;
+            }
+            let doc = self.doc(&comments, member);
+            comments.clear();
+            if self.is(member, g.pair) {
+                let (Some(key), value) = (self.field(member, g.f_key), self.field(member, g.f_value)) else { continue };
+                let function = value.filter(|v| {
+                    [g.function_expression, g.arrow_function, g.generator_function].iter().any(|&k| self.is(*v, k))
+                });
+                let mut id = None;
+                if self.is(key, g.property_identifier) || self.is(key, g.string) {
+                    let key_name = member_name(&self.text(key));
+                    let (kind, signature) = match function {
+                        Some(f) => (
+                            DefKind::Method,
+                            format!(
+                                "{key_name}: {}",
+                                self.header(f, &[g.f_return_type, g.f_parameters, g.f_parameter])
+                            ),
+                        ),
+                        None => (DefKind::Variable, key_name.clone()),
+                    };
+                    let local = format!("{owner_local}.{key_name}");
+                    id = Some(self.define(key, local, kind, member, signature, Some(owner), doc));
+                } else {
+                    self.visit(key);
+                }
+                match (function, id, value) {
+                    (Some(f), Some(id), _) => self.callable_of(f, id),
+                    (_, _, Some(v)) => self.visit(v),
+                    _ => {}
+                }
+            } else if self.is(member, g.method_definition) {
+                let Some(name) = self.field(member, g.f_name).filter(|n| !self.is(*n, g.computed_property_name)) else {
+                    self.callable(member);
+                    continue;
+                };
+                let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
+                let local = format!("{owner_local}.{}", member_name(&self.text(name)));
+                let id = self.define(name, local, DefKind::Method, member, signature, Some(owner), doc);
+                self.callable_of(member, id);
+            } else {
+                // `{ helper }` and `...spread` read names defined elsewhere.
+                self.visit(member);
+            }
+        }
+    }
+
+    /// Module-level names exported by name, so that `const api = {…}` exported further down
+    /// (`module.exports = api`, `export { api }`, `export default api`) has its keys defined.
+    fn exported_names(&mut self, root: Node<'t>) {
+        let g = self.g;
+        for statement in Self::named_children(root) {
+            if self.is(statement, g.export_statement) && self.field(statement, g.f_source).is_none() {
+                if let Some(value) = self.field(statement, g.f_value).filter(|v| self.is(*v, g.identifier)) {
+                    self.exported.insert(self.text(value));
+                }
+                for clause in Self::children_of(statement, g.export_clause) {
+                    for specifier in Self::children_of(clause, g.export_specifier) {
+                        if let Some(name) = self.field(specifier, g.f_name) {
+                            self.exported.insert(self.text(name));
+                        }
+                    }
+                }
+            } else if self.is(statement, g.expression_statement)
+                && let Some(assignment) =
+                    Self::named_children(statement).next().filter(|c| self.is(*c, g.assignment_expression))
+                && let (Some(left), Some(right)) = (self.field(assignment, g.f_left), self.field(assignment, g.f_right))
+                && self.is(right, g.identifier)
+                && self.dotted(left).as_deref() == Some("module.exports")
+            {
+                self.exported.insert(self.text(right));
+            }
         }
     }
 
@@ -622,24 +752,26 @@ impl<'t> Walk<'t> {
                     }),
                 );
                 let name = member_name(&self.text(key));
-                self.define(key, name, kind, member, signature, None, doc.clone());
+                let id = self.define(key, name, kind, member, signature, None, doc.clone());
                 if let Some(value) = value {
-                    if function { self.callable(value) } else { self.visit(value) }
+                    if function { self.callable_of(value, id) } else { self.visit(value) }
                 }
             } else if self.is(member, g.method_definition) {
-                if let Some(name) = self.field(member, g.f_name) {
-                    let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
-                    self.define(
-                        name,
-                        member_name(&self.text(name)),
-                        DefKind::Function,
-                        member,
-                        signature,
-                        None,
-                        doc.clone(),
-                    );
-                }
-                self.callable(member);
+                let Some(name) = self.field(member, g.f_name) else {
+                    self.callable(member);
+                    continue;
+                };
+                let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
+                let id = self.define(
+                    name,
+                    member_name(&self.text(name)),
+                    DefKind::Function,
+                    member,
+                    signature,
+                    None,
+                    doc.clone(),
+                );
+                self.callable_of(member, id);
             } else if self.is(member, g.shorthand_property_identifier) {
                 // `module.exports = { helper }`: exports a name defined above.
                 self.push_use(member, UseKind::Name, None);
@@ -732,12 +864,11 @@ impl<'t> Walk<'t> {
                     self.parameter_properties(member, class, &class_local);
                     self.add_keywords_from(class, self.keywords_of_callable(member));
                     let was = self.constructor_of.replace((class, class_local.clone()));
-                    self.callable(member);
+                    self.callable_of(member, id);
                     self.constructor_of = was;
                 } else {
-                    self.callable(member);
+                    self.callable_of(member, id);
                 }
-                let _ = id;
             } else if k == g.public_field_definition || k == g.field_definition {
                 let name = self.field(member, g.f_name).or_else(|| self.field(member, g.f_property));
                 if let Some(name) = name.filter(|n| !self.is(*n, g.computed_property_name)) {
@@ -948,11 +1079,13 @@ impl<'t> Walk<'t> {
             for decorator in Self::children_of(node, g.decorator) {
                 self.decorator(decorator);
             }
-            return if self.module_level {
-                self.declaration(declaration, doc, parent)
-            } else {
-                self.visit(declaration)
-            };
+            if !self.module_level {
+                return self.visit(declaration);
+            }
+            let was = std::mem::replace(&mut self.exporting, true);
+            self.declaration(declaration, doc, parent);
+            self.exporting = was;
+            return;
         }
         if let Some(value) = self.field(node, g.f_value) {
             // `export default class Foo {}` / `export default function f() {}`.
@@ -965,8 +1098,12 @@ impl<'t> Walk<'t> {
                 }
                 let name = self.field(value, g.f_name).expect("checked");
                 let signature = self.header(value, &[g.f_return_type, g.f_parameters]);
-                self.define(name, self.text(name), DefKind::Function, value, signature, parent, doc);
-                return self.callable(value);
+                let id = self.define(name, self.text(name), DefKind::Function, value, signature, parent, doc);
+                return self.callable_of(value, id);
+            }
+            // `export default { … }`: the keys are the module's, as of `module.exports = { … }`.
+            if self.module_level && self.is(value, g.object) {
+                return self.exported_object(value, doc);
             }
             return self.visit(value);
         }
@@ -1002,19 +1139,23 @@ impl<'t> Walk<'t> {
     /// argument is what they carry (`React.FC<Props>`, `Readonly<Props>`, `api.Options` → `Options`).
     fn keywords_type(&self, ty: Node<'t>) -> Option<String> {
         let g = self.g;
-        let k = ty.kind_id();
-        if k == g.type_identifier {
-            Some(self.text(ty))
-        } else if k == g.nested_type_identifier {
-            self.field(ty, g.f_name).map(|n| self.text(n))
-        } else if k == g.generic_type || k == g.extends_clause {
-            let arguments = self.field(ty, g.f_type_arguments)?;
-            Self::named_children(arguments).next().and_then(|a| self.keywords_type(a))
-        } else if k == g.type_annotation {
-            Self::named_children(ty).next().and_then(|t| self.keywords_type(t))
-        } else {
-            None
+        let mut ty = ty;
+        for _ in 0..MAX_TYPE_NESTING {
+            let k = ty.kind_id();
+            if k == g.type_identifier {
+                return Some(self.text(ty));
+            } else if k == g.nested_type_identifier {
+                return self.field(ty, g.f_name).map(|n| self.text(n));
+            } else if k == g.generic_type || k == g.extends_clause {
+                let arguments = self.field(ty, g.f_type_arguments)?;
+                ty = Self::named_children(arguments).next()?;
+            } else if k == g.type_annotation {
+                ty = Self::named_children(ty).next()?;
+            } else {
+                return None;
+            }
         }
+        None
     }
 
     fn add_keywords_from(&mut self, id: DefId, types: impl IntoIterator<Item = String>) {
@@ -1031,11 +1172,14 @@ impl<'t> Walk<'t> {
         let scope = self.scopes.open(ScopeKind::Function);
         let outer = self.scopes.enter(scope);
         let was_module = std::mem::replace(&mut self.module_level, false);
+        let api_body = std::mem::take(&mut self.api_next);
+        let was_api = std::mem::replace(&mut self.api_body, api_body);
+        let owner = self.parameters_of.take();
         if let Some(params) = self.field(node, g.f_type_parameters) {
             self.ty(params);
         }
         if let Some(parameters) = self.field(node, g.f_parameters) {
-            self.parameters(parameters);
+            self.parameters_declared(parameters, owner);
         }
         if let Some(parameter) = self.field(node, g.f_parameter) {
             self.scopes.bind(self.bytes(parameter), Binding::Local);
@@ -1051,12 +1195,63 @@ impl<'t> Walk<'t> {
             }
         }
         self.module_level = was_module;
+        self.api_body = was_api;
         self.scopes.leave(outer);
     }
 
     fn parameters(&mut self, parameters: Node<'t>) {
+        self.parameters_declared(parameters, None);
+    }
+
+    /// A callable's definition `owner` and the next callable read: its parameters declare.
+    fn callable_of(&mut self, node: Node<'t>, owner: DefId) {
+        self.parameters_of = Some(owner);
+        self.callable(node);
+    }
+
+    /// The keys of a destructured object parameter (`function call(url, { timeout, jar } =
+    /// {})`, a component's `({ title, onDismiss })`) are what a caller's object literal names:
+    /// parameters of `owner`. A parameter typed by a named type (`{ title }: BannerProps`)
+    /// takes its keys from that type's properties instead ([`Walk::keywords_of_callable`]).
+    fn destructured_parameters(&mut self, pattern: Node<'t>, ty: Option<Node<'t>>, owner: DefId) {
+        let g = self.g;
+        let typed_by_name = ty.and_then(|t| Self::named_children(t).next()).is_some_and(|t| !self.is(t, g.object_type));
+        let pattern =
+            if self.is(pattern, g.assignment_pattern) { self.field(pattern, g.f_left) } else { Some(pattern) };
+        let Some(pattern) = pattern.filter(|p| self.is(*p, g.object_pattern) && !typed_by_name) else { return };
+        let owner_local = self.index.definition(owner).local_name.clone();
+        for entry in Self::named_children(pattern) {
+            let key = if self.is(entry, g.shorthand_property_identifier_pattern) {
+                Some(entry)
+            } else if self.is(entry, g.object_assignment_pattern) {
+                self.field(entry, g.f_left).filter(|l| self.is(*l, g.shorthand_property_identifier_pattern))
+            } else if self.is(entry, g.pair_pattern) {
+                self.field(entry, g.f_key).filter(|k| self.is(*k, g.property_identifier))
+            } else {
+                None
+            };
+            if let Some(key) = key {
+                let signature = self.flat_text(entry.start_byte(), entry.end_byte());
+                let local = format!("{owner_local}.{}", self.text(key));
+                self.define(key, local, DefKind::Parameter, entry, signature, Some(owner), None);
+            }
+        }
+    }
+
+    fn parameters_declared(&mut self, parameters: Node<'t>, owner: Option<DefId>) {
         let g = self.g;
         for parameter in Self::named_children(parameters) {
+            if let Some(owner) = owner {
+                let typed = self.is(parameter, g.required_parameter) || self.is(parameter, g.optional_parameter);
+                let (pattern, ty) = if typed {
+                    (self.field(parameter, g.f_pattern), self.field(parameter, g.f_type))
+                } else {
+                    (Some(parameter), None)
+                };
+                if let Some(pattern) = pattern {
+                    self.destructured_parameters(pattern, ty, owner);
+                }
+            }
             if self.is(parameter, g.required_parameter) || self.is(parameter, g.optional_parameter) {
                 if let Some(pattern) = self.field(parameter, g.f_pattern) {
                     self.bind_pattern(pattern);
@@ -1111,11 +1306,12 @@ impl<'t> Walk<'t> {
     fn decorator(&mut self, node: Node<'t>) {
         for child in Self::named_children(node) {
             if self.is(child, self.g.call_expression) {
-                if let Some(function) = self.field(child, self.g.f_function) {
+                let function = self.field(child, self.g.f_function);
+                if let Some(function) = function {
                     self.reference(function, UseKind::Decorator);
                 }
                 if let Some(arguments) = self.field(child, self.g.f_arguments) {
-                    self.arguments(arguments, self.field(child, self.g.f_function));
+                    self.arguments(arguments, function);
                 }
             } else {
                 self.reference(child, UseKind::Decorator);
@@ -1144,14 +1340,15 @@ impl<'t> Walk<'t> {
         } else if k == g.call_expression {
             self.call(node);
         } else if k == g.new_expression {
-            if let Some(constructor) = self.field(node, g.f_constructor) {
+            let constructor = self.field(node, g.f_constructor);
+            if let Some(constructor) = constructor {
                 self.reference(constructor, UseKind::Instantiation);
             }
             if let Some(arguments) = self.field(node, g.f_type_arguments) {
                 self.ty(arguments);
             }
             if let Some(arguments) = self.field(node, g.f_arguments) {
-                self.arguments(arguments, self.field(node, g.f_constructor));
+                self.arguments(arguments, constructor);
             }
         } else if k == g.member_expression {
             self.reference(node, UseKind::Attribute);
@@ -1215,7 +1412,7 @@ impl<'t> Walk<'t> {
         } else if k == g.string {
             self.string(node);
         } else if k == g.template_string {
-            self.template(node);
+            self.template(node, false);
         } else if k == g.object {
             self.object(node, None);
         } else if k == g.jsx_opening_element || k == g.jsx_self_closing_element {
@@ -1343,23 +1540,32 @@ impl<'t> Walk<'t> {
         }
         if let Some(arguments) = self.field(node, g.f_arguments) {
             if self.is(arguments, g.template_string) {
-                self.template(arguments)
+                self.template(arguments, false)
             } else {
                 self.arguments(arguments, function)
             }
         }
     }
 
-    /// Call arguments: an object literal's keys are option names (keyword arguments whose
-    /// callee does not say which interface they belong to).
-    /// A call's arguments; `callee` is the called chain of names, when it is one.
+    /// A call's arguments, `callee` being what is called: an object literal's keys are its
+    /// keyword arguments (when it is a chain of names), a string is an error message when the
+    /// callee makes it one ([`Walk::is_error_callee`]).
     fn arguments(&mut self, arguments: Node<'t>, callee: Option<Node<'t>>) {
-        let callee = callee.and_then(|c| self.dotted(c));
+        let g = self.g;
+        let mut error = None;
+        let called = callee.and_then(|c| self.dotted(c));
         for argument in Self::named_children(arguments) {
-            if self.is(argument, self.g.object) {
-                self.object(argument, Some(callee.clone()))
+            if self.is(argument, g.object) {
+                self.object(argument, Some(called.clone()));
+            } else if self.is(argument, g.string) || self.is(argument, g.template_string) {
+                let error = *error.get_or_insert_with(|| callee.is_some_and(|c| self.is_error_callee(c)));
+                if self.is(argument, g.string) {
+                    self.string_in(argument, error)
+                } else {
+                    self.template(argument, error)
+                }
             } else {
-                self.visit(argument)
+                self.visit(argument);
             }
         }
     }
@@ -1515,19 +1721,21 @@ impl<'t> Walk<'t> {
     // ----- strings -----
 
     fn string(&mut self, node: Node<'t>) {
-        let value = string_content(self.bytes(node));
-        self.index.strings.push(StringLiteral { value, span: span_of(node), error_context: self.in_error(node) });
+        self.string_in(node, false);
     }
 
-    /// A template's text, with `{}` for each substitution (which is read).
-    fn template(&mut self, node: Node<'t>) {
+    /// A string literal; `error` when it is an error message.
+    fn string_in(&mut self, node: Node<'t>, error: bool) {
+        let value = string_content(self.bytes(node));
+        self.index.strings.push(StringLiteral { value, span: span_of(node), error_context: error });
+    }
+
+    /// A template's text, with `{}` for each substitution (which is read); `error` when it is
+    /// an error message.
+    fn template(&mut self, node: Node<'t>, error: bool) {
         let g = self.g;
         let slot = self.index.strings.len();
-        self.index.strings.push(StringLiteral {
-            value: String::new(),
-            span: span_of(node),
-            error_context: self.in_error(node),
-        });
+        self.index.strings.push(StringLiteral { value: String::new(), span: span_of(node), error_context: error });
         let mut value = String::new();
         let mut at = node.start_byte() + 1;
         for child in Self::named_children(node) {
@@ -1546,17 +1754,65 @@ impl<'t> Walk<'t> {
         self.index.strings[slot].value = value;
     }
 
-    /// Whether a string is an error message: an argument of `new …Error(…)`, `throw`, or of a
-    /// matcher such as `toThrow`/`rejects.toThrow`/`assert.throws`.
-    fn in_error(&self, node: Node<'t>) -> bool {
-        let Some(arguments) = node.parent().filter(|p| self.is(*p, self.g.arguments)) else { return false };
-        let Some(call) = arguments.parent() else { return false };
-        let callee = self.field(call, self.g.f_constructor).or_else(|| self.field(call, self.g.f_function));
-        let Some(name) = callee.map(|c| self.text(c)) else { return false };
+    /// Whether a callee makes its string arguments error messages: `new …Error(…)`, or a
+    /// matcher such as `toThrow`/`rejects.toThrow`/`assert.throws`. (Read from the callee as the
+    /// arguments are walked: asking a string for its parent would descend from the root.)
+    fn is_error_callee(&self, callee: Node<'t>) -> bool {
+        let name = self.text(callee);
         let last = name.rsplit('.').next().unwrap_or(&name);
         last.ends_with("Error")
             || matches!(last, "toThrow" | "toThrowError" | "throws" | "rejects" | "toThrowErrorMatchingSnapshot")
             || hintlens_syntax::ERROR_MESSAGE_CALLEES.contains(&last)
+    }
+}
+
+/// The named children of a node. An error-free tree hangs a long list of children off balanced
+/// hidden nodes, so reaching one by index is cheap; an ERROR node's children are flat, and
+/// reaching each of n by index (`named_child(i)` counts from the first) would cost O(n²). Past
+/// [`INDEXED_CHILDREN`] children a cursor steps through them instead.
+enum Children<'t> {
+    Indexed { node: Node<'t>, next: u32, count: u32 },
+    Cursor { cursor: TreeCursor<'t>, started: bool },
+}
+
+impl<'t> Children<'t> {
+    fn of(node: Node<'t>) -> Children<'t> {
+        let count = node.named_child_count() as u32;
+        if count > INDEXED_CHILDREN {
+            Children::Cursor { cursor: node.walk(), started: false }
+        } else {
+            Children::Indexed { node, next: 0, count }
+        }
+    }
+}
+
+impl<'t> Iterator for Children<'t> {
+    type Item = Node<'t>;
+
+    fn next(&mut self) -> Option<Node<'t>> {
+        match self {
+            Children::Indexed { node, next, count } => {
+                while *next < *count {
+                    let i = *next;
+                    *next += 1;
+                    if let Some(child) = node.named_child(i) {
+                        return Some(child);
+                    }
+                }
+                None
+            }
+            Children::Cursor { cursor, started } => loop {
+                let moved = if *started { cursor.goto_next_sibling() } else { cursor.goto_first_child() };
+                *started = true;
+                if !moved {
+                    return None;
+                }
+                let node = cursor.node();
+                if node.is_named() {
+                    return Some(node);
+                }
+            },
+        }
     }
 }
 

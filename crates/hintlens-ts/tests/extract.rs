@@ -1,6 +1,6 @@
 //! What one TypeScript or JavaScript file defines and uses, as snapshots of the index's dump.
 
-use hintlens_syntax::Frontend;
+use hintlens_syntax::{DefKind, Frontend};
 use hintlens_ts::Script;
 
 macro_rules! check {
@@ -175,4 +175,60 @@ fn invalid_utf8_in_an_import_path_keeps_spans_inside_the_text() {
             assert!(u.span.end_byte as usize <= text.len(), "{} at {:?} is past the end", u.name, u.span);
         }
     }
+}
+
+/// NodeBB's mixins (`module.exports = function (User) { User.x = … }`) define API by their own
+/// statements; a function nested in them assigning a member (`res.render = …` of a middleware)
+/// writes at run time and defines nothing.
+#[test]
+fn only_a_mixins_own_statements_define() {
+    let src = b"module.exports = function (middleware) {
+    middleware.render = function (req, res) {
+        res.render = async function renderOverride() {};
+        const helpers = {};
+        helpers.format = () => 1;
+    };
+    middleware.other = () => {};
+};
+";
+    let index = Script::javascript().extract(src);
+    let defined: Vec<&str> = index.definitions.iter().map(|d| d.local_name.as_str()).collect();
+    assert_eq!(defined, ["middleware.render", "middleware.other"], "{}", index.dump());
+}
+
+/// Destructured object parameters declare their keys (a caller's object literal names them),
+/// unless a named type declares them; exported object literals declare their keys.
+#[test]
+fn destructured_parameters_and_exported_object_keys() {
+    let js = b"async function call(url, { body, timeout = 5, sizeLimit: limit } = {}) {}
+const api = { list() {}, count: 1 };
+const hidden = { secret: 1 };
+export default { version: 2 };
+module.exports = api;
+";
+    let index = Script::javascript().extract(js);
+    let defined: Vec<String> = index.definitions.iter().map(|d| format!("{} {}", d.kind, d.local_name)).collect();
+    assert_eq!(
+        defined,
+        [
+            "function call",
+            "parameter call.body",
+            "parameter call.timeout",
+            "parameter call.sizeLimit",
+            "constant api",
+            "method api.list",
+            "variable api.count",
+            "constant hidden",
+            "variable version",
+        ],
+        "{}",
+        index.dump()
+    );
+    let ts = b"function Banner({ title }: BannerProps) {}
+function Inline({ title }: { title: string }) {}
+";
+    let index = Script::tsx().extract(ts);
+    let parameters: Vec<&str> =
+        index.definitions.iter().filter(|d| d.kind == DefKind::Parameter).map(|d| d.local_name.as_str()).collect();
+    assert_eq!(parameters, ["Inline.title"], "{}", index.dump());
 }
