@@ -25,7 +25,6 @@ mod facts;
 mod fea;
 mod fea_source;
 mod ident;
-mod interface;
 mod newdefs;
 mod pro;
 mod render;
@@ -34,7 +33,6 @@ mod strings;
 
 pub use describe::{Description, DescriptionProvider, Descriptions, Want, description_key};
 pub use documentation::documentation_text;
-pub use interface::{InterfaceEntry, parse_interface};
 pub use newdefs::split_test_regions;
 pub use render::{Projection, RenderContext, def_kind_label, first_sentence, render, render_with};
 

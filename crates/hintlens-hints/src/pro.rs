@@ -5,10 +5,10 @@
 //! whether or not the reference solution has it.
 
 use crate::evidence::TestUses;
-use crate::interface::{InterfaceEntry, parse_interface};
 use crate::newdefs::{ChangedFile, changed_files, new_definitions};
 use crate::{Entity, Identifier, Task, ident};
 use hintlens_db::{Db, file_index};
+use hintlens_formats::{InterfaceEntry, parse_interface};
 use hintlens_syntax::{DefId, DefKind, file_definition_name};
 use std::collections::HashSet;
 

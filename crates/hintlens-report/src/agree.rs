@@ -16,7 +16,7 @@
 //! dataset joined on `instance_id`) is left out and counted.
 
 use crate::records::{instance_id, is_ok};
-use hintlens_hints::parse_interface;
+use hintlens_formats::parse_interface;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
