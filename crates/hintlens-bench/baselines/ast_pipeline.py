@@ -37,9 +37,12 @@ def checkout(git_dir, commit, tree):
         mode, kind, sha = meta.split(b" ")
         if kind == b"blob":
             entries.append((sha, path))
-    cat = subprocess.Popen(git + ["cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    cat.stdin.write(b"".join(sha + b"\n" for sha, _ in entries))
-    cat.stdin.close()
+    # The ids go in through a file: written through a pipe, they would fill it while git's
+    # answers fill the other one, and both would wait forever.
+    ids = os.path.join(os.path.dirname(tree), "ids")
+    with open(ids, "wb") as f:
+        f.write(b"".join(sha + b"\n" for sha, _ in entries))
+    cat = subprocess.Popen(git + ["cat-file", "--batch"], stdin=open(ids, "rb"), stdout=subprocess.PIPE)
     for sha, path in entries:
         header = cat.stdout.readline().split()
         if header[1] == b"missing":
