@@ -218,6 +218,7 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
         provider: None,
         skip: Default::default(),
         stop: None,
+        shard: None,
     };
     let run_all = || {
         time(|| {
