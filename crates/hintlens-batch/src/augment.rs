@@ -31,11 +31,17 @@ pub struct Unhinted {
 }
 
 impl Unhinted {
-    /// `instance_id: status: message`, for a line on standard error.
+    /// `instance_id: status (kind): message`, for a line on standard error.
     pub fn summary(&self) -> String {
         let r = &self.record;
         let text = |v: &Value| v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
-        format!("{}: {}: {}", text(&r["instance_id"]), text(&r["status"]), text(&r["error"]["message"]))
+        format!(
+            "{}: {} ({}): {}",
+            text(&r["instance_id"]),
+            text(&r["status"]),
+            text(&r["error"]["kind"]),
+            text(&r["error"]["message"])
+        )
     }
 }
 
@@ -226,8 +232,8 @@ mod tests {
         check_target(&dataset, &target).unwrap();
         let done = write_augmented(&dataset, &input, &results(), "defuse+name", &target, &out).unwrap();
         assert_eq!((done.hinted, done.empty, done.unhinted.len()), (2, 1, 3));
-        assert_eq!(done.unhinted[0].summary(), "c: error: boom");
-        assert_eq!(done.unhinted[1].summary(), "d: error: no result record has the hint `defuse+name`");
+        assert_eq!(done.unhinted[0].summary(), "c: error (git): boom");
+        assert_eq!(done.unhinted[1].summary(), "d: error (no_result): no result record has the hint `defuse+name`");
         assert_eq!(
             std::fs::read_to_string(&out).unwrap(),
             concat!(
