@@ -74,27 +74,26 @@ impl std::error::Error for DatasetError {}
 /// fails as a whole.
 pub fn read_dataset(path: &Path) -> Result<Vec<Result<TaskRecord, RecordError>>, DatasetError> {
     let dataset = hintlens_formats::read(path).map_err(|e| DatasetError { path: e.path, message: e.message })?;
-    Ok(task_records(&dataset.rows))
+    Ok(dataset.rows.into_iter().map(into_task_record).collect())
 }
 
 /// [`read_dataset`] on text already read (JSON lines or a JSON array).
 pub fn parse_dataset(text: &str) -> Result<Vec<Result<TaskRecord, RecordError>>, String> {
-    Ok(task_records(&hintlens_formats::parse_json(text)?.1))
+    Ok(hintlens_formats::parse_json(text)?.1.into_iter().map(into_task_record).collect())
 }
 
-/// The task records of a dataset's rows, in order.
+/// The task records of a dataset's rows, in order (the rows stay, e.g. to be written back).
 pub fn task_records(rows: &[Row]) -> Vec<Result<TaskRecord, RecordError>> {
-    rows.iter()
-        .map(|row| match &row.value {
-            Ok(value) => task_record(row.position, value.clone()),
-            Err(malformed) => Err(RecordError {
-                position: row.position,
-                instance_id: None,
-                repo: None,
-                message: malformed.message.clone(),
-            }),
-        })
-        .collect()
+    rows.iter().cloned().map(into_task_record).collect()
+}
+
+fn into_task_record(row: Row) -> Result<TaskRecord, RecordError> {
+    match row.value {
+        Ok(value) => task_record(row.position, value),
+        Err(malformed) => {
+            Err(RecordError { position: row.position, instance_id: None, repo: None, message: malformed.message })
+        }
+    }
 }
 
 /// The instance id of a dataset row, under any benchmark's name for it.

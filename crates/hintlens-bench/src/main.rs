@@ -5,6 +5,8 @@
 //!   throughput on one thread, and the speed-up of indexing on N threads over one.
 //! - `batch`: all tasks of one repository through the real batch pipeline against the bare parse
 //!   of the unique blobs their snapshots contain.
+//! - `read`: reading datasets into task records, each against the first (e.g. Parquet against
+//!   the same dataset's JSON lines).
 
 use clap::{Parser, Subcommand};
 use hintlens_batch::{BatchOptions, ReferenceFrom, RepoLocator, read_dataset, run_batch};
@@ -47,6 +49,11 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
+    /// Read datasets into task records; each is timed against the first.
+    Read {
+        #[arg(required = true)]
+        datasets: Vec<PathBuf>,
+    },
 }
 
 fn main() {
@@ -54,6 +61,7 @@ fn main() {
     let result = match cli.command {
         Command::Index { repo, rev, threads } => index(&repo, &rev, threads, cli.repeat),
         Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat),
+        Command::Read { datasets } => read(&datasets, cli.repeat),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");
@@ -237,4 +245,44 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
     println!("reading the unique blobs from git, 1 thread: {read:>8.1?}  {:.2} MB/s", mb_per_s(bytes, read));
     println!("ratio  batch / bare parse of unique blobs:  {:.2}  (target <= 1.5)", b.as_secs_f64() / p.as_secs_f64());
     Ok(())
+}
+
+/// Reading datasets (file to task records), each against the first, in the same run.
+fn read(datasets: &[PathBuf], repeat: usize) -> Result<(), String> {
+    let mut baseline = None;
+    println!("| dataset | bytes | records | median | records/s | MB/s (file) | time vs first |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for path in datasets {
+        let bytes = size_of(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut runs = Vec::with_capacity(repeat);
+        let mut records = 0;
+        for _ in 0..repeat.max(1) {
+            let started = Instant::now();
+            records = std::hint::black_box(read_dataset(path).map_err(|e| e.to_string())?).len();
+            runs.push(started.elapsed());
+        }
+        let time = median(runs);
+        let base = *baseline.get_or_insert(time);
+        println!(
+            "| {} | {bytes} | {records} | {:.1} ms | {:.0} | {:.1} | {:.2} |",
+            path.display(),
+            time.as_secs_f64() * 1e3,
+            records as f64 / time.as_secs_f64(),
+            bytes as f64 / 1e6 / time.as_secs_f64(),
+            time.as_secs_f64() / base.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// A file's size, or the sum of a directory's files (Parquet shards).
+fn size_of(path: &Path) -> std::io::Result<u64> {
+    if !path.is_dir() {
+        return Ok(std::fs::metadata(path)?.len());
+    }
+    let mut total = 0;
+    for entry in std::fs::read_dir(path)? {
+        total += size_of(&entry?.path())?;
+    }
+    Ok(total)
 }
