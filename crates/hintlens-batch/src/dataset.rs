@@ -1,5 +1,6 @@
 //! Reading task records in any benchmark's field names.
 
+use hintlens_formats::Row;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -67,39 +68,37 @@ impl fmt::Display for DatasetError {
 
 impl std::error::Error for DatasetError {}
 
-/// Reads a JSON-lines file or a JSON array of task records. A malformed record becomes a
+/// Reads a dataset — JSON lines, a JSON array, or Parquet (one file, a directory of shards, a
+/// `*` pattern; see `hintlens_formats::read`) — as task records. A malformed record becomes a
 /// [`RecordError`] in its place; only an unreadable file (or a JSON array that does not parse)
 /// fails as a whole.
 pub fn read_dataset(path: &Path) -> Result<Vec<Result<TaskRecord, RecordError>>, DatasetError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| DatasetError { path: path.to_owned(), message: e.to_string() })?;
-    parse_dataset(&text).map_err(|message| DatasetError { path: path.to_owned(), message })
+    let dataset = hintlens_formats::read(path).map_err(|e| DatasetError { path: e.path, message: e.message })?;
+    Ok(dataset.rows.into_iter().map(into_task_record).collect())
 }
 
 /// [`read_dataset`] on text already read (JSON lines or a JSON array).
 pub fn parse_dataset(text: &str) -> Result<Vec<Result<TaskRecord, RecordError>>, String> {
-    if text.trim_start().starts_with('[') {
-        let values: Vec<Value> = serde_json::from_str(text)
-            .map_err(|e| format!("not a valid JSON array: {e} (expected a JSON array or JSON lines)"))?;
-        return Ok(values.into_iter().enumerate().map(|(i, v)| task_record(i + 1, v)).collect());
-    }
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
+    Ok(hintlens_formats::parse_json(text)?.1.into_iter().map(into_task_record).collect())
+}
+
+/// The task records of a dataset's rows, in order (the rows stay, e.g. to be written back).
+pub fn task_records(rows: &[Row]) -> Vec<Result<TaskRecord, RecordError>> {
+    rows.iter().cloned().map(into_task_record).collect()
+}
+
+fn into_task_record(row: Row) -> Result<TaskRecord, RecordError> {
+    match row.value {
+        Ok(value) => task_record(row.position, value),
+        Err(malformed) => {
+            Err(RecordError { position: row.position, instance_id: None, repo: None, message: malformed.message })
         }
-        let record = match serde_json::from_str::<Value>(line) {
-            Ok(value) => task_record(i + 1, value),
-            Err(e) => Err(RecordError {
-                position: i + 1,
-                instance_id: None,
-                repo: None,
-                message: format!("line {} is not valid JSON: {e}", i + 1),
-            }),
-        };
-        out.push(record);
     }
-    Ok(out)
+}
+
+/// The instance id of a dataset row, under any benchmark's name for it.
+pub fn instance_id_of(row: &Value) -> Option<&str> {
+    ["instance_id", "id"].iter().find_map(|k| row.get(*k)?.as_str())
 }
 
 fn task_record(position: usize, value: Value) -> Result<TaskRecord, RecordError> {

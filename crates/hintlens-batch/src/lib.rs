@@ -7,22 +7,28 @@
 //!   is indexed once.
 //! - Records are emitted as tasks finish, never buffered to the end.
 
+mod augment;
 mod dataset;
 mod hints;
+mod merge;
 mod record;
 mod repos;
 mod resume;
 mod run;
+mod shard;
 
-pub use dataset::{DatasetError, RecordError, TaskRecord, parse_dataset, read_dataset};
+pub use augment::{APPENDED_HEADER, Augmented, Target, Unhinted, append, check_target, report_path, write_augmented};
+pub use dataset::{DatasetError, RecordError, TaskRecord, instance_id_of, parse_dataset, read_dataset, task_records};
 pub use hints::TaskExtras;
+pub use merge::{Merged, merge};
 pub use record::{ErrorKind, RELEASED_FIELDS, TaskError, TaskOutput, error_record, ok_record};
 pub use repos::RepoLocator;
 pub use resume::{Resumed, resume_results};
 pub use run::{
     BatchError, BatchOptions, BatchSummary, IndexMode, Progress, ReferenceFrom, RepoContext, TaskSpec, run_batch,
-    run_task, run_task_with,
+    run_records, run_task, run_task_with,
 };
+pub use shard::Shard;
 
 use hintlens_db::Database;
 use hintlens_syntax::Frontend;

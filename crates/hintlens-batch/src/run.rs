@@ -1,9 +1,10 @@
 //! Running tasks: one at a time ([`run_task`]) or a whole dataset ([`run_batch`]).
 
-use crate::dataset::{DatasetError, TaskRecord, read_dataset};
+use crate::dataset::{DatasetError, RecordError, TaskRecord, read_dataset};
 use crate::hints::{TaskExtras, compute};
 use crate::record::{Coverage, ErrorKind, TaskError, TaskOutput, error_record, ok_record};
 use crate::repos::RepoLocator;
+use crate::shard::Shard;
 use hintlens_db::Database;
 use hintlens_hints::{DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields, split_test_regions};
 use hintlens_snapshot::{Patch, Reference, Repository, build_reference, changes_between};
@@ -216,6 +217,8 @@ pub struct BatchOptions {
     /// Set to a non-zero value (the signal's number) to stop taking tasks: the running ones
     /// finish and are written, the others are left for `--resume`.
     pub stop: Option<Arc<AtomicUsize>>,
+    /// Run only this shard's tasks (`--shard`; see [`Shard`]).
+    pub shard: Option<Shard>,
 }
 
 impl BatchOptions {
@@ -261,7 +264,8 @@ struct Finished {
     unsupported: bool,
 }
 
-/// Runs every task of the dataset and writes one JSON line per task to `out` as each finishes.
+/// Runs every task of the dataset (of its shard, with [`BatchOptions::shard`]) and writes one
+/// JSON line per task to `out` as each finishes.
 pub fn run_batch(
     options: &BatchOptions,
     out: &mut dyn Write,
@@ -269,6 +273,23 @@ pub fn run_batch(
 ) -> Result<BatchSummary, BatchError> {
     let started = Instant::now();
     let records = read_dataset(&options.dataset).map_err(BatchError::Dataset)?;
+    let mut summary = run_records(options, records, out, on_progress)?;
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+/// [`run_batch`] on records already read (the dataset named in `options` is not read).
+pub fn run_records(
+    options: &BatchOptions,
+    records: Vec<Result<TaskRecord, RecordError>>,
+    out: &mut dyn Write,
+    on_progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<BatchSummary, BatchError> {
+    let started = Instant::now();
+    let records = match options.shard {
+        Some(shard) => shard.select(records),
+        None => records,
+    };
     let total = records.len();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs)

@@ -112,6 +112,7 @@ pub fn demand(dataset: &Path, repo_path: &Path, repeat: usize, with_full: bool) 
         provider: None,
         skip: Default::default(),
         stop: None,
+        shard: None,
     };
     let run = |index| {
         let options = options(index);

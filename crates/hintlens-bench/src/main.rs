@@ -8,6 +8,8 @@
 //!   of the unique blobs their snapshots contain.
 //! - `demand`: the batch on demand against a per-task `ast` pipeline and against the limit
 //!   (reading and bare-parsing the changed files), and its peak memory ([`demand`]).
+//! - `read`: reading datasets into task records, each against the first (e.g. Parquet against
+//!   the same dataset's JSON lines).
 
 mod demand;
 
@@ -66,6 +68,11 @@ enum Command {
         #[arg(long)]
         with_full: bool,
     },
+    /// Read datasets into task records; each is timed against the first.
+    Read {
+        #[arg(required = true)]
+        datasets: Vec<PathBuf>,
+    },
 }
 
 fn main() {
@@ -74,6 +81,7 @@ fn main() {
         Command::Index { repo, rev, threads, language } => index(&repo, &rev, threads, language.as_deref(), cli.repeat),
         Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat),
         Command::Demand { dataset, repo, with_full } => demand::demand(&dataset, &repo, cli.repeat, with_full),
+        Command::Read { datasets } => read(&datasets, cli.repeat),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");
@@ -248,6 +256,7 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
         provider: None,
         skip: Default::default(),
         stop: None,
+        shard: None,
     };
     let run_all = || {
         time(|| {
@@ -266,4 +275,44 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
     println!("reading the unique blobs from git, 1 thread: {read:>8.1?}  {:.2} MB/s", mb_per_s(bytes, read));
     println!("ratio  batch / bare parse of unique blobs:  {:.2}  (target <= 1.5)", b.as_secs_f64() / p.as_secs_f64());
     Ok(())
+}
+
+/// Reading datasets (file to task records), each against the first, in the same run.
+fn read(datasets: &[PathBuf], repeat: usize) -> Result<(), String> {
+    let mut baseline = None;
+    println!("| dataset | bytes | records | median | records/s | MB/s (file) | time vs first |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for path in datasets {
+        let bytes = size_of(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut runs = Vec::with_capacity(repeat);
+        let mut records = 0;
+        for _ in 0..repeat.max(1) {
+            let started = Instant::now();
+            records = std::hint::black_box(read_dataset(path).map_err(|e| e.to_string())?).len();
+            runs.push(started.elapsed());
+        }
+        let time = median(runs);
+        let base = *baseline.get_or_insert(time);
+        println!(
+            "| {} | {bytes} | {records} | {:.1} ms | {:.0} | {:.1} | {:.2} |",
+            path.display(),
+            time.as_secs_f64() * 1e3,
+            records as f64 / time.as_secs_f64(),
+            bytes as f64 / 1e6 / time.as_secs_f64(),
+            time.as_secs_f64() / base.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// A file's size, or the sum of a directory's files (Parquet shards).
+fn size_of(path: &Path) -> std::io::Result<u64> {
+    if !path.is_dir() {
+        return Ok(std::fs::metadata(path)?.len());
+    }
+    let mut total = 0;
+    for entry in std::fs::read_dir(path)? {
+        total += size_of(&entry?.path())?;
+    }
+    Ok(total)
 }

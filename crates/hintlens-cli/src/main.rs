@@ -1,6 +1,7 @@
 //! `hintlens`: which identifiers cross the code–test boundary of a coding task.
 
 mod judge;
+mod pipeline;
 mod report;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -31,48 +32,76 @@ struct Cli {
 enum Command {
     /// Run every task of a benchmark dataset and write one JSON record per task.
     Batch {
-        /// Task records: JSON lines or a JSON array (SWE-bench, SWE-bench Pro, FEA-Bench,
-        /// NoCode-bench and Multi-SWE-bench field names are all understood).
+        /// Task records: JSON lines, a JSON array, or Parquet (a file, a directory of shards such
+        /// as Hugging Face's data/test-00000-of-00002.parquet, or a `*` pattern); SWE-bench,
+        /// SWE-bench Pro, FEA-Bench, NoCode-bench and Multi-SWE-bench field names are all
+        /// understood.
         dataset: PathBuf,
-        /// Directory holding the repositories as owner__name, owner/name or name (bare or not).
-        #[arg(long)]
-        repos: Option<PathBuf>,
-        /// A repository's path, overriding --repos: OWNER/NAME=PATH (repeatable).
-        #[arg(long = "repo", value_name = "OWNER/NAME=PATH", value_parser = parse_repo_override)]
-        repo: Vec<(String, PathBuf)>,
+        #[command(flatten)]
+        run: RunArgs,
         /// Selection policy (repeatable) [default: defuse].
         #[arg(long = "selection", value_name = "S")]
         selection: Vec<Selection>,
         /// Projection (repeatable) [default: declaration].
         #[arg(long = "projection", value_name = "P")]
         projection: Vec<Projection>,
-        /// Write records here instead of standard output.
+        /// Write records here instead of standard output: JSON lines, or Parquet when the name
+        /// ends in .parquet (written when the run completes; until then the records go to
+        /// OUT.partial.jsonl).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Continue an interrupted run: keep the complete records of --out, skip their tasks,
         /// drop a torn last line, and append the rest.
         #[arg(long, requires = "out")]
         resume: bool,
-        /// Worker threads [default: all cores].
+        /// Run one shard of the tasks: K/N (K from 0 to N-1; the tasks of a repository are
+        /// always in one shard), or `auto` to read it from a Kubernetes Indexed Job
+        /// (JOB_COMPLETION_INDEX, HINTLENS_SHARDS) or a Slurm array (SLURM_ARRAY_TASK_ID,
+        /// SLURM_ARRAY_TASK_COUNT). `hintlens merge` joins the shards' outputs.
+        #[arg(long, value_name = "K/N|auto")]
+        shard: Option<String>,
+    },
+    /// Write a dataset back, in its own format (JSON lines, JSON array or Parquet), with each
+    /// task's hint added: every original field and the row order unchanged. Tasks without a
+    /// hint keep their row as it was and are listed on standard error and in OUT.report.jsonl.
+    Augment {
+        /// The dataset, as for `batch`.
+        dataset: PathBuf,
+        #[command(flatten)]
+        run: RunArgs,
+        /// The selection policy of the hint.
+        #[arg(long, value_name = "S", default_value = "defuse")]
+        selection: Selection,
+        /// The projection of the hint.
+        #[arg(long, value_name = "P", default_value = "declaration")]
+        projection: Projection,
+        /// Put the hint in a new field of this name [default: hints].
+        #[arg(long, value_name = "FIELD", conflicts_with = "append_to")]
+        into: Option<String>,
+        /// Append the hint to this text field instead (e.g. problem_statement), after a blank
+        /// line and a one-line header in the style of NoCode-bench's.
+        #[arg(long, value_name = "FIELD")]
+        append_to: Option<String>,
+        /// Take the hints from the records of an earlier `hintlens batch` (e.g. a sharded run's
+        /// merged output) instead of computing them.
+        #[arg(long, value_name = "RESULTS")]
+        results: Option<PathBuf>,
+        /// The augmented dataset: a file, or a directory for a dataset of several Parquet files.
         #[arg(long)]
-        jobs: Option<usize>,
-        /// Where the reference snapshot comes from: the patches applied to the base, the
-        /// record's reference commit (`solution_commit`/`head_commit`), or the commit only when
-        /// the patches do not apply.
-        #[arg(long = "reference", value_enum, default_value_t = ReferenceArg::Patches)]
-        reference: ReferenceArg,
-        /// Which files of each snapshot are read: what the answers need (`demand`), or every
-        /// source file, parsed up front (`full`: the same records, slower; for checking).
-        #[arg(long, value_enum, default_value_t = IndexArg::Demand)]
-        index: IndexArg,
-        /// Reproduce a benchmark's released hints exactly: `fea` (FEA-Bench's quirks in the
-        /// `fea` selection).
-        #[arg(long, value_name = "BENCHMARK")]
-        compat: Option<Compat>,
-        /// A TOML configuration file naming a description provider (a command or an
-        /// OpenAI-compatible endpoint) for declaration-doc, pro and pro-interface.
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
+        out: PathBuf,
+    },
+    /// Join the outputs of a sharded `batch` run into one, in dataset order: for each task the
+    /// last complete record is kept; tasks no output has are listed, and make the exit status 1.
+    Merge {
+        /// The shards' outputs (JSON lines or Parquet), in any order; a later one wins a tie.
+        #[arg(required = true)]
+        outputs: Vec<PathBuf>,
+        /// The dataset the shards ran.
+        #[arg(long)]
+        dataset: PathBuf,
+        /// The joined records: JSON lines, or Parquet when the name ends in .parquet.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Table 2 of the paper for a results file: per selection, tasks, non-empty tasks, total
     /// and mean identifiers; mean hint length per projection.
@@ -143,6 +172,67 @@ enum Command {
     },
 }
 
+/// How tasks are run: shared by `batch` and `augment`.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Directory holding the repositories as owner__name, owner/name or name (bare or not).
+    #[arg(long)]
+    repos: Option<PathBuf>,
+    /// A repository's path, overriding --repos: OWNER/NAME=PATH (repeatable).
+    #[arg(long = "repo", value_name = "OWNER/NAME=PATH", value_parser = parse_repo_override)]
+    repo: Vec<(String, PathBuf)>,
+    /// Worker threads [default: all cores].
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Where the reference snapshot comes from: the patches applied to the base, the
+    /// record's reference commit (`solution_commit`/`head_commit`), or the commit only when
+    /// the patches do not apply.
+    #[arg(long = "reference", value_enum, default_value_t = ReferenceArg::Patches)]
+    reference: ReferenceArg,
+    /// Which files of each snapshot are read: what the answers need (`demand`), or every
+    /// source file, parsed up front (`full`: the same records, slower; for checking).
+    #[arg(long, value_enum, default_value_t = IndexArg::Demand)]
+    index: IndexArg,
+    /// Reproduce a benchmark's released hints exactly: `fea` (FEA-Bench's quirks in the
+    /// `fea` selection).
+    #[arg(long, value_name = "BENCHMARK")]
+    compat: Option<Compat>,
+    /// A TOML configuration file naming a description provider (a command or an
+    /// OpenAI-compatible endpoint) for declaration-doc, pro and pro-interface.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+impl RunArgs {
+    /// The batch options these arguments give, or a usage error.
+    fn options(
+        self,
+        dataset: PathBuf,
+        selections: Vec<Selection>,
+        projections: Vec<Projection>,
+    ) -> Result<BatchOptions, String> {
+        let provider = self.config.as_deref().map(load_provider).transpose()?.flatten();
+        let mut locator = RepoLocator::new(self.repos);
+        for (name, path) in self.repo {
+            locator.add_override(&name, path);
+        }
+        Ok(BatchOptions {
+            dataset,
+            locator,
+            selections: or_default(selections, Selection::DefUse),
+            projections: or_default(projections, Projection::Declaration),
+            jobs: self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
+            reference_from: self.reference.into(),
+            index: self.index.into(),
+            select: SelectOptions { compat: self.compat },
+            provider,
+            skip: Default::default(),
+            stop: None,
+            shard: None,
+        })
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum ReferenceArg {
     Patches,
@@ -200,46 +290,36 @@ fn parse_repo_override(s: &str) -> Result<(String, PathBuf), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Batch {
-            dataset,
-            repos,
-            repo,
-            selection,
-            projection,
-            out,
-            resume,
-            jobs,
-            reference,
-            index,
-            compat,
-            config,
-        } => {
-            let provider = match config.as_deref().map(load_provider).transpose() {
-                Ok(p) => p.flatten(),
+        Command::Batch { dataset, run, selection, projection, out, resume, shard } => {
+            let shard = match shard.as_deref().map(pipeline::parse_shard).transpose() {
+                Ok(shard) => shard,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: --shard: {e}");
                     return ExitCode::from(2);
                 }
             };
-            let mut locator = RepoLocator::new(repos);
-            for (name, path) in repo {
-                locator.add_override(&name, path);
+            match run.options(dataset, selection, projection) {
+                Ok(options) => batch(BatchOptions { shard, ..options }, out, resume),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
             }
-            let options = BatchOptions {
-                dataset,
-                locator,
-                selections: or_default(selection, Selection::DefUse),
-                projections: or_default(projection, Projection::Declaration),
-                jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
-                reference_from: reference.into(),
-                index: index.into(),
-                select: SelectOptions { compat },
-                provider,
-                skip: Default::default(),
-                stop: None,
-            };
-            batch(options, out, resume)
         }
+        Command::Augment { dataset, run, selection, projection, into, append_to, results, out } => {
+            let target = match append_to {
+                Some(field) => hintlens_batch::Target::AppendTo(field),
+                None => hintlens_batch::Target::Field(into.unwrap_or_else(|| "hints".into())),
+            };
+            match run.options(dataset, vec![selection], vec![projection]) {
+                Ok(options) => pipeline::augment(options, target, results, out),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Command::Merge { outputs, dataset, out } => pipeline::merge(&outputs, &dataset, &out),
         Command::Stats { results, format } => report::run_stats(&results, format),
         Command::Agree { results, selection, reference, dataset, format } => {
             report::run_agree(&results, selection.as_str(), reference, dataset.as_deref(), format)
@@ -298,7 +378,16 @@ fn or_default<T: PartialEq>(mut v: Vec<T>, default: T) -> Vec<T> {
 }
 
 fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitCode {
-    let mut writer: Box<dyn Write> = match (&out, resume) {
+    // A Parquet file cannot be appended to record by record: the records go to a JSON-lines file
+    // beside it (resumable as any --out), turned into the Parquet file when the run completes.
+    let records_path = out.as_deref().map(pipeline::records_path);
+    if let (Some(out), true) = (&out, resume)
+        && let Err(e) = pipeline::prepare_resume(out)
+    {
+        eprintln!("error: cannot resume {}: {e}", out.display());
+        return ExitCode::from(2);
+    }
+    let mut writer: Box<dyn Write> = match (&records_path, resume) {
         (Some(path), true) => match hintlens_batch::resume_results(path) {
             Ok(resumed) => {
                 eprintln!(
@@ -327,8 +416,41 @@ fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitC
         },
         (None, _) => Box::new(std::io::stdout().lock()),
     };
-    // SIGINT/SIGTERM: stop taking tasks, let the running ones finish and be written, then
-    // summarise and exit 130/143. A second signal ends the process at once.
+    let (result, signal) = execute(&mut options, None, &mut writer);
+    drop(writer);
+    match result {
+        Ok(summary) => {
+            print_summary(&summary, options.shard);
+            if summary.interrupted {
+                let left = summary.total - summary.resumed - summary.done;
+                let again = if out.is_some() { "; run again with --resume to finish" } else { "" };
+                eprintln!("hintlens: interrupted, {left} tasks not run{again}");
+                return ExitCode::from(128 + signal as u8);
+            }
+            if let Some(out) = &out
+                && let Err(e) = pipeline::finish_records(out)
+            {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            if summary.failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs a batch (of `records` when given, else of the options' dataset) with a progress bar on
+/// a terminal and plain lines otherwise. SIGINT/SIGTERM stop it taking tasks: the running ones
+/// finish and are written; a second signal ends the process at once. Returns the signal that
+/// stopped it, 0 if none.
+fn execute(
+    options: &mut BatchOptions,
+    records: Option<Vec<Result<hintlens_batch::TaskRecord, hintlens_batch::RecordError>>>,
+    writer: &mut dyn Write,
+) -> (Result<hintlens_batch::BatchSummary, hintlens_batch::BatchError>, usize) {
     let stop = Arc::new(AtomicUsize::new(0));
     let armed = Arc::new(AtomicBool::new(false));
     for signal in [SIGINT, SIGTERM] {
@@ -342,7 +464,7 @@ fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitC
         }
     }
     options.stop = Some(stop.clone());
-    let options = &options;
+    let options = &*options;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -353,7 +475,7 @@ fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitC
         );
         bar
     });
-    let result = run_batch(options, &mut writer, &mut |p| match &bar {
+    let mut on_progress = |p: hintlens_batch::Progress<'_>| match &bar {
         Some(bar) => {
             bar.set_length(p.total as u64);
             bar.set_position(p.done as u64);
@@ -367,40 +489,33 @@ fn batch(mut options: BatchOptions, out: Option<PathBuf>, resume: bool) -> ExitC
             (Some(e), false) => eprintln!("[{}/{}] {} error: {e}", p.done, p.total, p.instance_id),
             (None, _) => eprintln!("[{}/{}] {} ok", p.done, p.total, p.instance_id),
         },
-    });
+    };
+    let result = match records {
+        Some(records) => hintlens_batch::run_records(options, records, writer, &mut on_progress),
+        None => run_batch(options, writer, &mut on_progress),
+    };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    match result {
-        Ok(summary) => {
-            let rate = summary.done as f64 / summary.elapsed.as_secs_f64().max(1e-9);
-            let resumed = match summary.resumed {
-                0 => String::new(),
-                n => format!(", {n} already done"),
-            };
-            let peak = peak_memory().map(|bytes| format!(", peak memory {} MB", bytes / 1_000_000)).unwrap_or_default();
-            eprintln!(
-                "hintlens: {} tasks, {} ok, {} unsupported, {} failed{resumed} in {:.1}s ({rate:.1} tasks/s{peak})",
-                summary.total,
-                summary.done - summary.failed - summary.unsupported,
-                summary.unsupported,
-                summary.failed,
-                summary.elapsed.as_secs_f64()
-            );
-            let signal = stop.load(Ordering::SeqCst);
-            if summary.interrupted {
-                let left = summary.total - summary.resumed - summary.done;
-                let again = if out.is_some() { "; run again with --resume to finish" } else { "" };
-                eprintln!("hintlens: interrupted, {left} tasks not run{again}");
-                return ExitCode::from(128 + signal as u8);
-            }
-            if summary.failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
+    (result, stop.load(Ordering::SeqCst))
+}
+
+fn print_summary(summary: &hintlens_batch::BatchSummary, shard: Option<hintlens_batch::Shard>) {
+    let rate = summary.done as f64 / summary.elapsed.as_secs_f64().max(1e-9);
+    let resumed = match summary.resumed {
+        0 => String::new(),
+        n => format!(", {n} already done"),
+    };
+    let shard = shard.map(|s| format!("shard {s}: ")).unwrap_or_default();
+    let peak = peak_memory().map(|bytes| format!(", peak memory {} MB", bytes / 1_000_000)).unwrap_or_default();
+    eprintln!(
+        "hintlens: {shard}{} tasks, {} ok, {} unsupported, {} failed{resumed} in {:.1}s ({rate:.1} tasks/s{peak})",
+        summary.total,
+        summary.done - summary.failed - summary.unsupported,
+        summary.unsupported,
+        summary.failed,
+        summary.elapsed.as_secs_f64()
+    );
 }
 
 struct ShowArgs {

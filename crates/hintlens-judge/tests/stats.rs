@@ -130,7 +130,8 @@ fn the_json_form_and_reproducibility() {
     let row = &value["attributes"][0];
     for key in ["N", "D", "G", "HVM"] {
         let keys: Vec<&str> = row[key].as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["ci", "mean"]);
+        // The order of the JSON text (serde_json keeps field order: `preserve_order`).
+        assert_eq!(keys, ["mean", "ci"]);
     }
     assert_eq!(row["attribute"], "name");
     assert!(row["HVM"]["ci"].as_array().unwrap().len() == 2);

@@ -1,4 +1,4 @@
-//! Reading result records and datasets: JSON lines, or one JSON array.
+//! Reading result records and datasets: JSON lines, one JSON array, or Parquet.
 
 use serde_json::Value;
 use std::path::Path;
@@ -15,9 +15,11 @@ pub fn read_records(text: &str) -> Result<Vec<Value>, String> {
         .collect()
 }
 
+/// Reads records from JSON lines, a JSON array or Parquet (see `hintlens_formats::read`); a line
+/// that does not parse fails the whole file.
 pub fn read_records_file(path: &Path) -> Result<Vec<Value>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    read_records(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let dataset = hintlens_formats::read(path).map_err(|e| format!("cannot read {e}"))?;
+    dataset.rows.into_iter().map(|r| r.value.map_err(|m| format!("{}: {}", path.display(), m.message))).collect()
 }
 
 /// The instance id of a record.
