@@ -427,13 +427,45 @@ impl SnapshotIndex {
     /// The files of `language` directly in directory `dir` (`""` for the top), in path order,
     /// read on demand.
     pub fn in_directory<'s>(&'s self, db: &dyn Db, dir: &str, language: LanguageId) -> Vec<(&'s str, SourceFile)> {
+        self.directory(db, dir, language).filter_map(|(path, slot)| Some((path, self.file(db, path, slot)?))).collect()
+    }
+
+    /// The files of [`SnapshotIndex::in_directory`] that name every part of one of `names` as an
+    /// identifier (a word of their code, as for [`SnapshotIndex::files_naming`]): only those are
+    /// read and parsed. A part that is not one word keeps every file.
+    pub fn in_directory_naming<'s>(
+        &'s self,
+        db: &dyn Db,
+        dir: &str,
+        language: LanguageId,
+        names: &[Vec<&str>],
+    ) -> Vec<(&'s str, SourceFile)> {
+        let words: Option<Vec<Vec<u32>>> =
+            names.iter().map(|parts| parts.iter().map(|part| words::word_of(part)).collect()).collect();
+        self.directory(db, dir, language)
+            .filter(|(path, slot)| match &words {
+                Some(names) => self
+                    .words(db, path, slot)
+                    .is_some_and(|w| names.iter().any(|parts| parts.iter().all(|&word| w.in_code(word)))),
+                None => true,
+            })
+            .filter_map(|(path, slot)| Some((path, self.file(db, path, slot)?)))
+            .collect()
+    }
+
+    fn directory<'s, 'd>(
+        &'s self,
+        db: &'d dyn Db,
+        dir: &str,
+        language: LanguageId,
+    ) -> impl Iterator<Item = (&'s str, &'s Slot)> + use<'s, 'd> {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        let depth = prefix.len();
         self.files
             .range::<str, _>((std::ops::Bound::Included(prefix.as_str()), std::ops::Bound::Unbounded))
-            .take_while(|(path, _)| path.starts_with(&prefix))
-            .filter(|(path, slot)| !path[prefix.len()..].contains('/') && self.language(db, slot) == language)
-            .filter_map(|(path, slot)| Some((path.as_str(), self.file(db, path, slot)?)))
-            .collect()
+            .take_while(move |(path, _)| path.starts_with(&prefix))
+            .filter(move |(path, slot)| !path[depth..].contains('/') && self.language(db, slot) == language)
+            .map(|(path, slot)| (path.as_str(), slot))
     }
 
     /// The files that name `name` as an identifier — a word of their code, not of a comment or

@@ -142,3 +142,25 @@ fn files_directly_in_a_directory() {
     assert_eq!(names(""), ["config.py", "top.py"]);
     assert!(names("missing").is_empty());
 }
+
+#[test]
+fn directory_files_naming_every_part_of_a_name_are_the_only_ones_parsed() {
+    let files = [
+        ("pkg/store.py", "class Store:\n    def set_limit(self): pass\n"),
+        ("pkg/calls.py", "def f(s):\n    s.set_limit()\n"),
+        ("pkg/mention.py", "# Store.set_limit moved\nclass Store: pass\n"),
+        ("pkg/other.py", "def unrelated(): pass\n"),
+        ("pkg/sub/store.py", "class Store:\n    def set_limit(self): pass\n"),
+    ];
+    let (db, log) = logging_database();
+    let demand = db.snapshot_on_demand(&snapshot(&files), Box::new(NoBlobs));
+    let python = db.language_of("a.py").unwrap();
+    let names = |names: &[Vec<&str>]| -> Vec<String> {
+        demand.in_directory_naming(&db, "pkg", python, names).into_iter().map(|(p, _)| p.to_owned()).collect()
+    };
+    assert_eq!(names(&[vec!["Store", "set_limit"]]), ["pkg/store.py"], "a comment names nothing");
+    assert!(log.lock().unwrap().is_empty(), "the words answer; only what is returned is ever parsed");
+    assert_eq!(names(&[vec!["Store", "set_limit"], vec!["f"]]), ["pkg/calls.py", "pkg/store.py"]);
+    assert_eq!(names(&[vec!["aria-label"]]).len(), 4, "a part that is no word keeps every file");
+    assert!(names(&[]).is_empty());
+}

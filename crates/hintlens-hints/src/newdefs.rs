@@ -26,25 +26,39 @@ impl ChangedFile<'_> {
     /// same namespace ([`hintlens_syntax::Frontend::namespace`]: a Go package, a Java package),
     /// whose names the file shares — a definition moved between them is no news.
     pub fn at_base(&self, db: &dyn Db) -> HashSet<(String, DefKind)> {
-        self.base
-            .into_iter()
-            .chain(self.namespace_siblings(db))
-            .flat_map(|(path, b)| {
-                file_index(db, b).definitions.iter().map(move |d| (qualified_name(db, path, b, &d.local_name), d.kind))
-            })
-            .collect()
+        let definitions = |(path, b): (&str, SourceFile)| -> Vec<(String, DefKind)> {
+            file_index(db, b).definitions.iter().map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
+        };
+        let mut at_base: HashSet<(String, DefKind)> = self.base.into_iter().flat_map(definitions).collect();
+        // Only a sibling that names every part of a local name the counterpart lacks
+        // (`Store.SetLimit`: `Store` and `SetLimit`) can define it: the others are not read (a
+        // Java package directory holds hundreds of files).
+        let index = file_index(db, self.file);
+        let mut missing: Vec<Vec<&str>> = index
+            .definitions
+            .iter()
+            .filter(|d| !at_base.contains(&(qualified_name(db, self.path, self.file, &d.local_name), d.kind)))
+            .map(|d| d.local_name.split('.').collect())
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if !missing.is_empty() {
+            at_base.extend(self.namespace_siblings(db, &missing).into_iter().flat_map(definitions));
+        }
+        at_base
     }
 
-    /// The files of B beside this one (its directory) in the namespace it has in R, its own
-    /// counterpart left out. None where the language has no namespaces.
-    fn namespace_siblings(&self, db: &dyn Db) -> Vec<(&str, SourceFile)> {
+    /// The files of B beside this one (its directory) in the namespace it has in R that name
+    /// every part of one of `names`, its own counterpart left out. None where the language has
+    /// no namespaces.
+    fn namespace_siblings(&self, db: &dyn Db, names: &[Vec<&str>]) -> Vec<(&str, SourceFile)> {
         let language = self.file.language(db);
         let frontend = db.frontend(language);
         let Some(namespace) = frontend.namespace(self.path, file_index(db, self.file)) else { return Vec::new() };
         let dir = self.path.rsplit_once('/').map_or("", |(dir, _)| dir);
         let own = self.base.map(|(p, _)| p);
         self.base_snapshot
-            .in_directory(db, dir, language)
+            .in_directory_naming(db, dir, language, names)
             .into_iter()
             .filter(|&(p, _)| Some(p) != own && p != self.path)
             .filter(|&(p, b)| frontend.namespace(p, file_index(db, b)).as_deref() == Some(namespace.as_str()))

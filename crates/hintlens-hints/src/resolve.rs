@@ -253,8 +253,9 @@ impl<'a> Resolver<'a> {
                 .paths()
                 .iter()
                 .filter(|(_, _, parts)| parts.contains(last))
-                .filter(|&&(path, language, _)| {
-                    path_module_name(self.db, language, path).is_none_or(|name| dotted_eq(&name, module))
+                .filter(|&&(path, language, _)| match path_module_name(self.db, language, path) {
+                    Some(name) => dotted_eq(&name, module),
+                    None => self.db.frontend(language).module_name_last(path).is_none_or(|part| part == *last),
                 })
                 .filter_map(|&(path, _, _)| Some((path, self.reference.get(self.db, path)?)))
                 .filter(|&(path, file)| dotted_eq(&module_name(self.db, path, file), module))

@@ -58,12 +58,15 @@ impl Frontend for Java {
 
     /// `package.Stem` (`com.google.gson.JsonWriter`), or the bare stem without a package.
     fn module_name(&self, path: &str, index: &FileIndex) -> String {
-        let file = path.rsplit('/').next().unwrap_or(path);
-        let stem = file.strip_suffix(".java").unwrap_or(file);
+        let stem = stem(path);
         match index.package.as_deref() {
             Some(package) if !package.is_empty() => format!("{package}.{stem}"),
             _ => stem.to_owned(),
         }
+    }
+
+    fn module_name_last<'p>(&self, path: &'p str) -> Option<&'p str> {
+        Some(stem(path))
     }
 
     /// Java names live in packages, not files: `com.google.gson.JsonWriter.setIndent`.
@@ -183,4 +186,10 @@ pub fn parse_only(text: &[u8]) -> Option<Tree> {
     let mut parser = Parser::new();
     parser.set_language(&grammar::grammar().language).ok()?;
     parser.parse(text, None)
+}
+
+/// `JsonWriter` for `…/JsonWriter.java`: the last part of the file's module name.
+fn stem(path: &str) -> &str {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.strip_suffix(".java").unwrap_or(file)
 }

@@ -600,6 +600,9 @@ fn module_name_joins_package_and_stem() {
     assert_eq!(without.package, None);
     assert_eq!(Java.module_name("src/Main.java", &without), "Main");
     assert_eq!(Java.module_name("Main.java", &without), "Main");
+    // The stem is known before the file is read: a module lookup passes over other files.
+    assert_eq!(Java.module_name_last("gson/src/main/java/com/google/gson/JsonWriter.java"), Some("JsonWriter"));
+    assert_eq!(Java.module_name_last("Main.java"), Some("Main"));
     let spaced = extract(b"package com . acme /* c */ . app;\n");
     assert_eq!(spaced.package.as_deref(), Some("com.acme.app"));
 }

@@ -565,6 +565,13 @@ pub trait Frontend: Send + Sync + 'static {
         true
     }
 
+    /// The last component of [`Frontend::module_name`] when the path decides it although the
+    /// rest is read from the file (Java: the file's stem), so that a lookup of a module passes
+    /// over the files that cannot be it without reading them. `None`: unknown until read.
+    fn module_name_last<'p>(&self, _path: &'p str) -> Option<&'p str> {
+        None
+    }
+
     /// The repository-wide qualified name of a definition whose file-local name is `local_name`.
     /// By default the module name is the prefix (`pkg.formatting.Segment.remove_color`);
     /// languages whose names live in packages rather than files override it
