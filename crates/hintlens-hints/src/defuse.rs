@@ -25,7 +25,9 @@ use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
 use hintlens_snapshot::ChangeSet;
 use hintlens_syntax::{Binding, DefId, DefKind, Import, Use, UseKind};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
     let resolver = Resolver::new(db, task.reference);
@@ -83,9 +85,9 @@ fn collect<'a>(
     if sites.is_empty() {
         return;
     }
-    let matcher = Matcher { db, resolver, usings: &usings, direction };
+    let matcher = Matcher { db, task, resolver, usings: &usings, direction, takers: Default::default() };
     for changed in changed_files(db, task, defining) {
-        for def in new_definitions(db, task, &changed, direction) {
+        for def in new_definitions(db, task, &changed, direction, &|name| sites.contains_key(name)) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
                 continue;
             }
@@ -131,27 +133,47 @@ struct NewDef {
     path: String,
     file: SourceFile,
     /// What a keyword naming this definition is passed to, by simple and qualified name: a
-    /// parameter's callable (a constructor's class), a constructor-keyword field's type and the
-    /// callables of its file that take their keywords from that type
-    /// ([`hintlens_syntax::Definition::keywords_from`]: a component of its props type), a Java
+    /// parameter's callable (a constructor's class), a constructor-keyword field's type, a Java
     /// annotation element's annotation type. Empty when no keyword names it.
     keyword_owners: Vec<(String, String)>,
+    /// For a constructor-keyword field, its type: the callables of R that take their keywords
+    /// from it ([`hintlens_syntax::Definition::keywords_from`]: a component of its props type)
+    /// are keyword owners too, found by the matcher when a keyword argument needs them.
+    takers_of: Option<String>,
 }
 
 /// The definitions `changed` makes new on the side that defines in `direction`. A file's test
 /// regions ([`hintlens_syntax::FileIndex::tests`]) are the test side's: what is defined there
 /// is never the code's, and a source file both changes touch defines for the tests only there.
-fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>, direction: Direction) -> Vec<NewDef> {
+/// Only definitions whose name is `used` are looked at: what no use names cannot be selected,
+/// and its facts (keyword takers, moved-from siblings) would cost reads for nothing.
+fn new_definitions(
+    db: &dyn Db,
+    task: &Task<'_>,
+    changed: &ChangedFile<'_>,
+    direction: Direction,
+    used: &dyn Fn(&str) -> bool,
+) -> Vec<NewDef> {
     let (path, file) = (changed.path, changed.file);
     let index = file_index(db, file);
     let frontend = db.frontend(file.language(db));
-    let at_base = changed.at_base(db);
+    // A used parameter asks whether its callable existed at B.
+    let mut wanted = vec![false; index.definitions.len()];
+    for (i, d) in index.definitions.iter().enumerate().filter(|(_, d)| used(&d.name)) {
+        wanted[i] = true;
+        if let (DefKind::Parameter, Some(parent)) = (d.kind, d.parent) {
+            wanted[parent as usize] = true;
+        }
+    }
+    let at_base = changed.at_base_for(db, |id| wanted[id as usize]);
     let qualified: Vec<String> =
         index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
     let mut out = Vec::new();
-    let mut takers_of: HashMap<String, Vec<(String, String)>> = HashMap::new();
     let also_code = task.code.files.contains_key(changed.path);
     for (i, d) in index.definitions.iter().enumerate() {
+        if !used(&d.name) {
+            continue;
+        }
         let in_tests = index.in_tests(d.name_span.start.line);
         let side_ok = match direction {
             Direction::CodeToTest => !in_tests,
@@ -190,13 +212,12 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>, dire
             _ => None,
         });
         let mut keyword_owners = Vec::new();
+        let mut takers_of = None;
         if let Some(owner) = owner {
             let owner_name = &index.definition(owner).name;
             keyword_owners.push((owner_name.clone(), qualified[owner as usize].clone()));
             if d.constructor_keyword {
-                let takers =
-                    takers_of.entry(owner_name.clone()).or_insert_with(|| keyword_takers(db, task, owner_name));
-                keyword_owners.extend(takers.iter().cloned());
+                takers_of = Some(owner_name.clone());
             }
         }
         out.push(NewDef {
@@ -207,6 +228,7 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>, dire
             path: path.to_owned(),
             file,
             keyword_owners,
+            takers_of,
         });
     }
     // A new module is a definition of its own (a `file`, a Go `package`).
@@ -221,6 +243,7 @@ fn new_definitions(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>, dire
                 path: path.to_owned(),
                 file,
                 keyword_owners: Vec::new(),
+                takers_of: None,
             },
         );
     }
@@ -264,10 +287,16 @@ fn compatible(def: DefKind, use_: UseKind) -> bool {
 
 struct Matcher<'m, 'a> {
     db: &'a dyn Db,
+    task: &'m Task<'a>,
     resolver: &'m Resolver<'a>,
     usings: &'m [Using<'a>],
     direction: Direction,
+    /// [`keyword_takers`] by owner type, found when a keyword argument first needs them.
+    takers: RefCell<HashMap<String, Rc<KeywordOwners>>>,
 }
+
+/// Callables by simple and qualified name.
+type KeywordOwners = Vec<(String, String)>;
 
 impl Matcher<'_, '_> {
     /// The rule by which `site` can refer to `def`, and how firmly; `None` when it cannot.
@@ -389,9 +418,23 @@ impl Matcher<'_, '_> {
         }
         // No callee spelled as names (`make()(k=1)`, an object literal's key): by name.
         let Some(callee) = &u.qualifier else { return Some((Rule::KeywordByName, Resolution::Name)) };
-        def.keyword_owners
+        let direct = def
+            .keyword_owners
             .iter()
-            .find_map(|(owner, qualified)| self.keyword_to(using, u, def, callee, (owner, qualified)))
+            .find_map(|(owner, qualified)| self.keyword_to(using, u, def, callee, (owner, qualified)));
+        if direct.is_some() {
+            return direct;
+        }
+        // The callables taking their keywords from the owner type are looked for only now: a
+        // repository may name a common type in hundreds of files.
+        let owner = def.takers_of.as_deref()?;
+        let takers = Rc::clone(
+            self.takers
+                .borrow_mut()
+                .entry(owner.to_owned())
+                .or_insert_with(|| Rc::new(keyword_takers(self.db, self.task, owner))),
+        );
+        takers.iter().find_map(|(taker, qualified)| self.keyword_to(using, u, def, callee, (taker, qualified)))
     }
 
     /// A keyword argument to `callee` names a keyword of `owner`.

@@ -26,6 +26,13 @@ impl ChangedFile<'_> {
     /// same namespace ([`hintlens_syntax::Frontend::namespace`]: a Go package, a Java package),
     /// whose names the file shares — a definition moved between them is no news.
     pub fn at_base(&self, db: &dyn Db) -> HashSet<(String, DefKind)> {
+        self.at_base_for(db, |_| true)
+    }
+
+    /// [`ChangedFile::at_base`] as far as it decides the definitions of R that `wanted` keeps:
+    /// the counterpart's definitions all, the siblings' only where a wanted definition is
+    /// missing from the counterpart.
+    pub fn at_base_for(&self, db: &dyn Db, wanted: impl Fn(DefId) -> bool) -> HashSet<(String, DefKind)> {
         let definitions = |(path, b): (&str, SourceFile)| -> Vec<(String, DefKind)> {
             file_index(db, b).definitions.iter().map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
         };
@@ -37,6 +44,9 @@ impl ChangedFile<'_> {
         let mut missing: Vec<Vec<&str>> = index
             .definitions
             .iter()
+            .enumerate()
+            .filter(|&(i, _)| wanted(i as DefId))
+            .map(|(_, d)| d)
             .filter(|d| !at_base.contains(&(qualified_name(db, self.path, self.file, &d.local_name), d.kind)))
             .map(|d| d.local_name.split('.').collect())
             .collect();
