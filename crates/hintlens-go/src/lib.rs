@@ -116,6 +116,10 @@ impl Frontend for Go {
         false
     }
 
+    fn bare_names_reach_members(&self) -> bool {
+        false
+    }
+
     fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
         if is_go_mod(path) { index.package.clone() } else { None }
     }

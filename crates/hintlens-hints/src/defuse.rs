@@ -360,7 +360,13 @@ impl Matcher<'_, '_> {
                     let import = using.import_binding(&u.name)?;
                     through_import(self.resolver.through_import(using, import, &[], &target))
                 }
-                (None, Binding::Free) => self.free(using, &u.name, &[], def, &target),
+                (None, Binding::Free) => {
+                    let member = def.id.is_some_and(|id| file_index(self.db, def.file).definition(id).parent.is_some());
+                    if member && !using.frontend.bare_names_reach_members() {
+                        return None;
+                    }
+                    self.free(using, &u.name, &[], def, &target)
+                }
                 (Some(qualifier), binding) => {
                     let parts: Vec<&str> = components(qualifier).chain([u.name.as_str()]).collect();
                     let tie = match binding {

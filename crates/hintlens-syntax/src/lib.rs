@@ -637,6 +637,13 @@ pub trait Frontend: Send + Sync + 'static {
         false
     }
 
+    /// Whether a bare name can name a member of a type (a method, a field): in Java it can, an
+    /// inherited method called without `this.`; in Go a bare name is only ever package-level,
+    /// so `IfNoMatch(d)` is the function, never a struct field or interface method of that name.
+    fn bare_names_reach_members(&self) -> bool {
+        true
+    }
+
     /// Path patterns (see `hintlens_snapshot::TestPaths`) of this language's test files, beyond
     /// the generic `test/` and `tests/` directories: `test_*.py`, `*Test.java`, `*_test.go`.
     fn test_patterns(&self) -> &'static [&'static str] {
