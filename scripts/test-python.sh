@@ -14,20 +14,13 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 start=$(date +%s)
+# shellcheck source=scripts/venv.sh
+. "$root/scripts/venv.sh"
 step() { printf '\n==> [%3ss] %s\n' "$(($(date +%s) - start))" "$*"; }
 
 step "tools venv (.cache/python/tools)"
-req=python/tests/requirements.txt
 tools=.cache/python/tools
-req_hash=$(sha256sum "$req" | cut -c1-16)
-if [ -f "$tools/.hintlens-req-hash" ] && [ "$(cat "$tools/.hintlens-req-hash")" = "$req_hash" ]; then
-    echo "up to date ($req_hash)"
-else
-    rm -rf "$tools"
-    python3 -m venv "$tools"
-    "$tools/bin/pip" install --quiet --disable-pip-version-check -r "$req"
-    echo "$req_hash" > "$tools/.hintlens-req-hash"
-fi
+keyed_venv "$tools" python/tests/requirements.txt bin/maturin
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

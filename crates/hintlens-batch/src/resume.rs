@@ -1,7 +1,7 @@
 //! Continuing an interrupted `--out` file: its complete records are kept and their tasks
 //! skipped, a torn last line (the run was killed mid-write) is dropped.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::Path;
@@ -26,7 +26,9 @@ pub fn resume_results(path: &Path) -> io::Result<Resumed> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(e),
     };
-    let mut kept: Vec<(String, &[u8])> = Vec::new();
+    // Slots in file order; an earlier record of a task is emptied when a later one comes.
+    let mut kept: Vec<Option<(String, &[u8])>> = Vec::new();
+    let mut slot_of: HashMap<String, usize> = HashMap::new();
     let mut dropped = 0;
     for line in text.split_inclusive(|&b| b == b'\n') {
         let complete = line.ends_with(b"\n");
@@ -37,16 +39,17 @@ pub fn resume_results(path: &Path) -> io::Result<Resumed> {
         match id {
             Some(id) => {
                 // The last complete record of a task wins.
-                if let Some(at) = kept.iter().position(|(k, _)| *k == id) {
-                    kept.remove(at);
+                if let Some(at) = slot_of.insert(id.clone(), kept.len()) {
+                    kept[at] = None;
                     dropped += 1;
                 }
-                kept.push((id, line));
+                kept.push(Some((id, line)));
             }
             None if line.iter().all(u8::is_ascii_whitespace) => {}
             None => dropped += 1,
         }
     }
+    let kept: Vec<(String, &[u8])> = kept.into_iter().flatten().collect();
     if dropped > 0 {
         let tmp = path.with_extension("resume.tmp");
         {
