@@ -5,8 +5,10 @@ Usage: scripts/prepare-benchmarks.py [SHARED_BENCHMARKS_DIR] [OUT_DIR]
 (defaults: ../shared/benchmarks beside the project, and /tmp/hintlens-datasets).
 
 SWE-bench Pro's reconstructed patches lack the official fields (problem statement, interface,
-requirements); they are joined from instances.jsonl on instance_id. Evaluation only: the test
-suite never reads these files.
+requirements); they are joined from instances.jsonl on instance_id. The repositories with no
+reconstructed patches (ansible, openlibrary, ...) get one dataset each of the official records
+as they are: no patch, only `solution_commit`, from which hintlens reads the reference snapshot.
+Evaluation only: the test suite never reads these files.
 """
 
 import json
@@ -31,6 +33,7 @@ def write(name, records):
 
 
 official = {r["instance_id"]: r for r in read(src / "swe-bench-pro" / "instances.jsonl")}
+reconstructed = set()
 # One dataset per reconstructed repository: qutebrowser (Python), flipt and vuls (Go), NodeBB
 # (JavaScript), tutanota (TypeScript).
 for path in sorted((src / "swe-bench-pro").glob("patches_*.jsonl")):
@@ -42,7 +45,15 @@ for path in sorted((src / "swe-bench-pro").glob("patches_*.jsonl")):
             if key in o:
                 r[key] = o[key]
         pro.append(r)
+        reconstructed.add(r["instance_id"])
     write(f"swe-bench-pro-{name}.jsonl", pro)
+
+by_repo = {}
+for r in official.values():
+    if r["instance_id"] not in reconstructed:
+        by_repo.setdefault(r["repo"].split("/")[-1].lower(), []).append(r)
+for name, records in sorted(by_repo.items()):
+    write(f"swe-bench-pro-{name}-commits.jsonl", records)
 
 for bench in ["fea-bench", "nocode-bench", "multi-swe-bench-java", "multi-swe-bench-rust", "swe-rebench"]:
     records = []

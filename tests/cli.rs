@@ -250,6 +250,33 @@ fn auto_reference_falls_back_to_the_commit_when_patches_do_not_apply() {
 }
 
 #[test]
+fn a_record_with_only_a_reference_commit_reads_it() {
+    // SWE-bench Pro's official records state the change as `solution_commit`, with no patches:
+    // the split comes from the default test-path rules, as `show --reference` does.
+    let mut task = example_tasks()[0].clone();
+    let expected = run_batch(&[task.to_string()], &[]).0;
+    let object = task.as_object_mut().unwrap();
+    object.remove("patch");
+    object.remove("test_patch");
+    let (output, _dir) = run_batch(&[task.to_string()], &[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let record = &records(&output.stdout)[0];
+    assert_eq!(record["status"], "ok", "{record:#}");
+    assert_eq!(record["selections"], records(&expected.stdout)[0]["selections"]);
+    let notes = record["notes"].to_string();
+    assert!(notes.contains("reference snapshot read from commit") && notes.contains("no code patch"), "{notes}");
+
+    task.as_object_mut().unwrap().remove("solution_commit");
+    let (output, _dir) = run_batch(&[task.to_string()], &[]);
+    let record = &records(&output.stdout)[0];
+    assert_eq!(record["status"], "error", "{record:#}");
+    assert!(
+        record["error"]["message"].as_str().unwrap().contains("no code patch and no reference commit"),
+        "{record:#}"
+    );
+}
+
+#[test]
 fn patch_paths_outside_the_repository_are_refused_in_every_mode() {
     let good = example_tasks()[0].clone();
     let escape = "diff --git a/../../../tmp/x.py b/../../../tmp/x.py\nnew file mode 100644\n--- /dev/null\n+++ b/../../../tmp/x.py\n@@ -0,0 +1 @@\n+x = 1\n";

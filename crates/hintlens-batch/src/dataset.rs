@@ -14,8 +14,9 @@ pub struct TaskRecord {
     /// `owner/name`.
     pub repo: String,
     pub base_commit: String,
-    /// The code patch (`patch`, `fix_patch`, `feature_patch`).
-    pub patch: String,
+    /// The code patch (`patch`, `fix_patch`, `feature_patch`); `None` when the record states
+    /// its change only as a reference commit (SWE-bench Pro's `solution_commit`).
+    pub patch: Option<String>,
     pub test_patch: String,
     pub problem_statement: String,
     /// The reference commit when the dataset names one (`solution_commit`, `head_commit`).
@@ -137,9 +138,14 @@ fn task_record(position: usize, value: Value) -> Result<TaskRecord, RecordError>
     let Some(base_commit) = text(&["base_commit"]).or_else(|| nested("base", "sha")) else {
         return Err(missing("base commit", "`base_commit`, `base.sha`"));
     };
-    let Some(patch) = text(&["patch", "fix_patch", "feature_patch", "gold_patch"]) else {
-        return Err(missing("code patch", "`patch`, `fix_patch`, `feature_patch`"));
-    };
+    let patch = text(&["patch", "fix_patch", "feature_patch", "gold_patch"]);
+    let reference_commit = text(&["solution_commit", "head_commit"]).or_else(|| nested("head", "sha"));
+    if patch.is_none() && reference_commit.is_none() {
+        return Err(missing(
+            "code patch and no reference commit",
+            "`patch`, `fix_patch`, `feature_patch`, `solution_commit`, `head_commit`",
+        ));
+    }
     let test_patch = text(&["test_patch"]).unwrap_or_default();
     let problem_statement = text(&["problem_statement", "problem", "issue", "body"])
         .or_else(|| {
@@ -155,7 +161,6 @@ fn task_record(position: usize, value: Value) -> Result<TaskRecord, RecordError>
             Some(parts.join("\n\n"))
         })
         .unwrap_or_default();
-    let reference_commit = text(&["solution_commit", "head_commit"]).or_else(|| nested("head", "sha"));
     Ok(TaskRecord {
         position,
         instance_id: id,
@@ -185,7 +190,7 @@ mod tests {
         assert_eq!(records[1].repo, "o/b");
         assert_eq!(records[1].base_commit, "def");
         assert_eq!(records[1].problem_statement, "T\nB");
-        assert_eq!(records[2].patch, "p");
+        assert_eq!(records[2].patch.as_deref(), Some("p"));
         assert_eq!(records[2].reference_commit.as_deref(), Some("fff"));
         assert_eq!(records[2].position, 4);
     }
@@ -222,6 +227,22 @@ mod tests {
         assert!(errors[1].starts_with("line 2 is not valid JSON"), "{}", errors[1]);
         assert_eq!(errors[2], "record 3 is not a JSON object");
         assert!(errors[3].contains("not of the form owner/name"), "{}", errors[3]);
+    }
+
+    #[test]
+    fn a_reference_commit_stands_in_for_a_missing_patch() {
+        let text = r#"
+{"instance_id": "pro", "repo": "o/p", "base_commit": "abc", "solution_commit": "fff"}
+{"instance_id": "none", "repo": "o/p", "base_commit": "abc"}
+"#;
+        let mut records = parse_dataset(text).unwrap().into_iter();
+        let pro = records.next().unwrap().unwrap();
+        assert_eq!((pro.patch, pro.reference_commit.as_deref()), (None, Some("fff")));
+        assert_eq!(
+            records.next().unwrap().unwrap_err().message,
+            "record 3 has no code patch and no reference commit (looked for `patch`, `fix_patch`, \
+             `feature_patch`, `solution_commit`, `head_commit`)"
+        );
     }
 
     #[test]

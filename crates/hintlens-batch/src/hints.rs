@@ -5,14 +5,14 @@ use crate::record::TaskOutput;
 use hintlens_db::Database;
 use hintlens_hints::{
     DescriptionProvider, Descriptions, Identifier, Projection, RenderContext, SelectOptions, Selection, Task,
-    TaskFields, Want, description_key, documentation_text, render_with, select_with,
+    TaskFields, Want, description_key, render_with, select_with,
 };
 use std::collections::HashSet;
 
 /// What a task brings beyond its patches (its dataset fields), and how to compute its hints.
 #[derive(Clone, Copy, Default)]
 pub struct TaskExtras<'a> {
-    /// Without `documentation`, the documentation change is read from the code patch's files
+    /// Without `documentation`, the documentation change is read from the code change's files
     /// that are no source code (source no frontend reads is unread code, not documentation).
     pub fields: TaskFields<'a>,
     pub options: SelectOptions,
@@ -21,23 +21,23 @@ pub struct TaskExtras<'a> {
     pub provider: Option<&'a dyn DescriptionProvider>,
 }
 
-/// Runs the selections and renders the projections into `output`.
+/// Runs the selections and renders the projections into `output`. `change_documentation`
+/// gives the documentation part of the code change, asked for only when the dataset does not
+/// ship it apart.
 pub(crate) fn compute(
     db: &Database,
     task: &Task<'_>,
-    code_patch: &str,
+    change_documentation: impl FnOnce() -> String,
     selections: &[Selection],
     projections: &[Projection],
     extras: &TaskExtras<'_>,
     output: &mut TaskOutput,
 ) {
-    let patch_documentation;
+    let fallback;
     let mut fields = extras.fields;
     if fields.documentation.is_none() {
-        patch_documentation = documentation_text(code_patch, |path| {
-            db.language_of(path).is_none() && hintlens_snapshot::source_extension(path).is_none()
-        });
-        fields.documentation = Some(&patch_documentation);
+        fallback = change_documentation();
+        fields.documentation = Some(&fallback);
     }
     for &policy in selections {
         output.selections.push((policy, select_with(db, task, &fields, policy, &extras.options)));

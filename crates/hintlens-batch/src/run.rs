@@ -6,7 +6,10 @@ use crate::record::{Coverage, ErrorKind, TaskError, TaskOutput, error_record, ok
 use crate::repos::RepoLocator;
 use crate::shard::Shard;
 use hintlens_db::Database;
-use hintlens_hints::{DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields, split_test_regions};
+use hintlens_hints::{
+    DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields, documentation_of_changes,
+    documentation_text, split_test_regions,
+};
 use hintlens_snapshot::{Patch, Reference, Repository, build_reference, changes_between};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -26,7 +29,9 @@ pub struct RepoContext {
 /// What to compute for one task.
 pub struct TaskSpec<'a> {
     pub base_commit: &'a str,
-    pub patch: &'a str,
+    /// `None` when the task states its change only as a reference commit: R is then read from
+    /// that commit whatever `reference_from` says.
+    pub patch: Option<&'a str>,
     pub test_patch: &'a str,
     pub problem_statement: &'a str,
     pub selections: &'a [Selection],
@@ -97,14 +102,16 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         notes.extend(why);
         Ok(Reference { snapshot, code, test, notes })
     };
-    let patched =
-        || build_reference(&base, &reader, spec.patch.as_bytes(), spec.test_patch.as_bytes()).map_err(patch_error);
+    let patched = |patch: &str| {
+        build_reference(&base, &reader, patch.as_bytes(), spec.test_patch.as_bytes()).map_err(patch_error)
+    };
     // Whether code and test were told apart by path (a commit's diff), which cannot see the test
     // regions of source files.
-    let (reference, by_path) = match spec.reference_from {
-        ReferenceFrom::Patches => (patched()?, false),
-        ReferenceFrom::Commit => (from_commit(None)?, true),
-        ReferenceFrom::Auto => match patched() {
+    let (reference, by_path) = match (spec.patch, spec.reference_from) {
+        (None, _) => (from_commit(Some("the record carries no code patch, only a reference commit".into()))?, true),
+        (Some(patch), ReferenceFrom::Patches) => (patched(patch)?, false),
+        (Some(_), ReferenceFrom::Commit) => (from_commit(None)?, true),
+        (Some(patch), ReferenceFrom::Auto) => match patched(patch) {
             Ok(r) => (r, false),
             // A record naming paths outside the repository is refused, not worked around.
             Err(e) if spec.reference_commit.is_some() && e.kind != ErrorKind::UnsafePath => {
@@ -134,7 +141,7 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             db.snapshot_on_demand(&reference.snapshot, Box::new(repo.reader())),
         ),
     };
-    let Reference { code, test, notes: reference_notes, .. } = reference;
+    let Reference { snapshot: reference_snapshot, code, test, notes: reference_notes } = reference;
     let (code, test) = if by_path { split_test_regions(db, &reference_index, code, test) } else { (code, test) };
     let task = Task {
         base: &base_index,
@@ -158,7 +165,15 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         reference_files: reference_index.len(),
         ..TaskOutput::default()
     };
-    compute(db, &task, spec.patch, spec.selections, spec.projections, extras, &mut output);
+    // Documentation is what the code change adds to files that are no source code (source no
+    // frontend reads is unread code, not documentation).
+    let is_documentation =
+        |path: &str| db.language_of(path).is_none() && hintlens_snapshot::source_extension(path).is_none();
+    let change_documentation = || match spec.patch {
+        Some(patch) => documentation_text(patch, is_documentation),
+        None => documentation_of_changes(&code, &reference_snapshot, &reader, is_documentation),
+    };
+    compute(db, &task, change_documentation, spec.selections, spec.projections, extras, &mut output);
     // An answer built without a file it needed is no answer.
     let unread: Vec<String> = base_index.read_errors().into_iter().chain(reference_index.read_errors()).collect();
     if !unread.is_empty() {
@@ -419,7 +434,7 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
             }
             let spec = TaskSpec {
                 base_commit: &t.base_commit,
-                patch: &t.patch,
+                patch: t.patch.as_deref(),
                 test_patch: &t.test_patch,
                 problem_statement: &t.problem_statement,
                 selections: &options.selections,

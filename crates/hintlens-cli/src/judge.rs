@@ -150,7 +150,7 @@ fn tasks(datasets: &[PathBuf]) -> Result<HashMap<String, Result<TaskText, String
                 .map(|t| TaskText {
                     repo: t.repo,
                     problem_statement: t.problem_statement,
-                    patch: t.patch,
+                    patch: t.patch.unwrap_or_default(),
                     test_patch: t.test_patch,
                 })
                 .map_err(|e| e.message);

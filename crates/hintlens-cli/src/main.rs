@@ -186,7 +186,8 @@ struct RunArgs {
     jobs: Option<usize>,
     /// Where the reference snapshot comes from: the patches applied to the base, the
     /// record's reference commit (`solution_commit`/`head_commit`), or the commit only when
-    /// the patches do not apply.
+    /// the patches do not apply. A record with no code patch (SWE-bench Pro's official
+    /// records) always reads its reference commit.
     #[arg(long = "reference", value_enum, default_value_t = ReferenceArg::Patches)]
     reference: ReferenceArg,
     /// Which files of each snapshot are read: what the answers need (`demand`), or every
@@ -557,7 +558,7 @@ fn show(args: ShowArgs) -> ExitCode {
     let ctx = RepoContext { repository, db: hintlens_batch::new_database() };
     let spec = TaskSpec {
         base_commit: &args.base,
-        patch: &patch,
+        patch: Some(&patch),
         test_patch: &test_patch,
         problem_statement: &problem,
         selections: &args.selections,

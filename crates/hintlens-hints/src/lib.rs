@@ -32,7 +32,7 @@ mod resolve;
 mod strings;
 
 pub use describe::{Description, DescriptionProvider, Descriptions, Want, description_key};
-pub use documentation::documentation_text;
+pub use documentation::{documentation_of_changes, documentation_text};
 pub use newdefs::split_test_regions;
 pub use render::{Projection, RenderContext, def_kind_label, first_sentence, render, render_with};
 
