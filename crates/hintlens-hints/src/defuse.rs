@@ -458,8 +458,17 @@ impl Matcher<'_, '_> {
             match u.binding {
                 // One the file holds in a variable or fixture (`klass(fields=[])`) could be anything.
                 Binding::Local => return Some((Rule::KeywordByName, Resolution::Name)),
-                // A callee the file defines itself is a known callable, and not the other side's.
-                Binding::Definition => return None,
+                // A callee the file defines itself is a known callable, and not the other side's
+                // — unless it takes any keyword (`def assert_hash(…, **settings)`) and so may
+                // hand this one on to the other side's callable: then by name.
+                Binding::Definition => {
+                    let forwards = using.index.definitions.iter().enumerate().any(|(id, d)| {
+                        d.name == head
+                            && matches!(d.kind, DefKind::Function | DefKind::Method | DefKind::Class)
+                            && using.frontend.takes_any_keyword(using.index, id as DefId)
+                    });
+                    return forwards.then_some((Rule::KeywordByName, Resolution::Name));
+                }
                 _ => {}
             }
         }

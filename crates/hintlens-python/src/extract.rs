@@ -16,6 +16,11 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 /// unittest.mock's methods and helpers whose keyword arguments are those of the mocked callable.
+/// Calls whose second argument names an attribute of their first, as a string (matched against
+/// the whole callee or its last components): the builtins, pytest's `monkeypatch` and `mock`'s
+/// `patch.object`.
+const ATTRIBUTE_BY_STRING_CALLEES: &[&str] = &["setattr", "getattr", "hasattr", "delattr", "patch.object"];
+
 const MOCK_CALLEES: &[&str] = &[
     "assert_called_with",
     "assert_called_once_with",
@@ -276,6 +281,18 @@ impl<'t> Walk<'t> {
         {
             return;
         }
+        self.push_spelled_use(self.text(name), name, kind, qualifier, member);
+    }
+
+    /// A use of the name `text`, found at `at_node` (which spells it, or a string holding it).
+    fn push_spelled_use(
+        &mut self,
+        text: String,
+        at_node: Node<'t>,
+        kind: UseKind,
+        qualifier: Option<String>,
+        member: bool,
+    ) {
         let at = self.index.uses.len();
         let binding = match kind {
             // The import statement's own names are what the import binds.
@@ -286,7 +303,7 @@ impl<'t> Walk<'t> {
                     Some(q) => Some(q.split('.').next().unwrap_or(q).as_bytes()),
                     // A keyword argument of a callee that is no name chain: nothing to look up.
                     None if kind == UseKind::KeywordArgument => None,
-                    None => Some(self.bytes(name)),
+                    None => Some(text.as_bytes()),
                 };
                 if let Some(head) = head {
                     self.scopes.record(at, head);
@@ -294,13 +311,7 @@ impl<'t> Walk<'t> {
                 Binding::Free
             }
         };
-        self.index.uses.push(Use {
-            name: self.text(name),
-            kind,
-            span: hintlens_tree::span_of(name),
-            qualifier,
-            binding,
-        });
+        self.index.uses.push(Use { name: text, kind, span: hintlens_tree::span_of(at_node), qualifier, binding });
     }
 
     fn local_name(&self, parent: Option<DefId>, name: &str) -> String {
@@ -552,6 +563,7 @@ impl<'t> Walk<'t> {
     }
 
     fn arguments(&mut self, node: Node<'t>, callee: Option<Node<'t>>) {
+        self.attribute_by_string(node, callee);
         // Computed at the first keyword argument: most calls have none.
         let mut qualifier: Option<Option<String>> = None;
         self.each_child(node, |s, child| {
@@ -569,6 +581,39 @@ impl<'t> Walk<'t> {
                 s.visit(child);
             }
         });
+    }
+
+    /// `setattr(mod, 'name', v)`, `monkeypatch.setattr(mod, 'name', v)`,
+    /// `mock.patch.object(Cls, 'name')`: the string names an attribute of the first argument, and
+    /// the call fails (or patches nothing) when the code spells it otherwise. A use of `name`
+    /// qualified by the first argument, as `mod.name` would be.
+    fn attribute_by_string(&mut self, arguments: Node<'t>, callee: Option<Node<'t>>) {
+        let Some(callee) = callee.and_then(|c| self.dotted(c)) else { return };
+        if !ATTRIBUTE_BY_STRING_CALLEES.iter().any(|c| callee == *c || callee.ends_with(&format!(".{c}"))) {
+            return;
+        }
+        let mut positional = (0..arguments.named_child_count() as u32)
+            .filter_map(|i| arguments.named_child(i))
+            .filter(|a| !matches!(self.kind(*a), Kind::Comment));
+        let (Some(object), Some(name)) = (positional.next(), positional.next()) else { return };
+        let Some(qualifier) = self.dotted(object) else { return };
+        if self.kind(name) != Kind::String {
+            return;
+        }
+        // A plain string whose whole content is one identifier (no interpolation, no prefix
+        // other than quotes).
+        let mut text = String::new();
+        let mut plain = true;
+        self.each_child(name, |s, part| match s.kind(part) {
+            Kind::StringContent => text.push_str(&String::from_utf8_lossy(s.bytes(part))),
+            Kind::Interpolation => plain = false,
+            _ => {}
+        });
+        let is_identifier = text.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && text.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if plain && is_identifier {
+            self.push_spelled_use(text, name, UseKind::Attribute, Some(qualifier), true);
+        }
     }
 
     fn keyword_argument(&mut self, node: Node<'t>, qualifier: Option<String>) {

@@ -14,7 +14,7 @@ mod extract;
 mod grammar;
 mod text;
 
-use hintlens_syntax::{Definition, FileIndex, Frontend};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend};
 use tree_sitter::{Parser, Tree};
 
 /// The Python [`Frontend`]: claims `*.py` and `*.pyi`.
@@ -54,6 +54,22 @@ impl Frontend for Python {
     /// public.
     fn is_private(&self, def: &Definition) -> bool {
         def.name.starts_with('_') && !is_dunder(&def.name)
+    }
+
+    /// A `**kwargs` parameter; for a class, one of its `__init__`.
+    fn takes_any_keyword(&self, index: &FileIndex, id: DefId) -> bool {
+        let callable = match index.definition(id).kind {
+            DefKind::Class => match index.definitions.iter().position(|d| d.parent == Some(id) && d.name == "__init__")
+            {
+                Some(init) => init as DefId,
+                None => return false,
+            },
+            _ => id,
+        };
+        index
+            .definitions
+            .iter()
+            .any(|d| d.kind == DefKind::Parameter && d.parent == Some(callable) && d.signature.starts_with("**"))
     }
 
     /// Dunder names (`__init__`, `__eq__`, `__enter__`) are the language's, not the author's.

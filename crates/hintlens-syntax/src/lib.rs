@@ -637,6 +637,14 @@ pub trait Frontend: Send + Sync + 'static {
         false
     }
 
+    /// Whether the callable `id` of `index` accepts keywords it does not declare and so may
+    /// hand them on (Python's `**kwargs`): a keyword argument to it can be meant for whatever it
+    /// calls. A class answers for its constructor.
+    fn takes_any_keyword(&self, index: &FileIndex, id: DefId) -> bool {
+        let _ = (index, id);
+        false
+    }
+
     /// Whether a bare name can name a member of a type (a method, a field): in Java it can, an
     /// inherited method called without `this.`; in Go a bare name is only ever package-level,
     /// so `IfNoMatch(d)` is the function, never a struct field or interface method of that name.
