@@ -115,9 +115,6 @@ fn name_hash(name: &str) -> u64 {
 /// A snapshot file some frontend claims.
 type Claimed<'a> = (&'a str, &'a hintlens_snapshot::Entry, LanguageId);
 
-/// Files per parallel work item when indexing a snapshot.
-const INDEX_CHUNK: usize = 16;
-
 type EventCallback = Box<dyn Fn(salsa::Event) + Send + Sync + 'static>;
 
 /// The database. `Clone` gives another handle onto the same storage for another thread.
@@ -311,30 +308,26 @@ impl Database {
         claimed: &[Claimed<'_>],
         open_source: impl Fn() -> S + Sync,
     ) -> Result<Vec<(String, SourceFile)>, hintlens_snapshot::Error> {
-        // A database handle is `Send` but not `Sync`: every chunk of work gets its own clone,
-        // made here on the calling thread. Chunks are small so that rayon can balance them.
-        let jobs: Vec<(Database, &[Claimed<'_>])> =
-            claimed.chunks(INDEX_CHUNK).map(|chunk| (self.clone(), chunk)).collect();
-        let files = jobs
-            .into_par_iter()
-            .map(|(db, chunk)| {
-                // Opened on the first blob not yet interned: most files of a later snapshot are,
-                // and opening a git reader costs more than finding a file already indexed.
-                let mut source = None;
-                chunk
-                    .iter()
-                    .map(|&(path, entry, language)| {
-                        let file =
-                            db.intern_file(entry.id, language, || entry.read(source.get_or_insert_with(&open_source)))?;
-                        // Index now, on this worker, so the whole snapshot is parsed in parallel.
-                        file_index(&db, file);
-                        file_names(&db, file);
-                        Ok((path.to_owned(), file))
-                    })
-                    .collect::<Result<Vec<_>, hintlens_snapshot::Error>>()
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(files.into_iter().flatten().collect())
+        // A database handle is `Send` but not `Sync`, and a git reader is not `Sync` either:
+        // each piece of work rayon splits off gets its own of both (`map_init`), so that files
+        // are handed out one by one and the threads finish together.
+        let prototype = Mutex::new(self.clone());
+        claimed
+            .par_iter()
+            .map_init(
+                || (prototype.lock().unwrap_or_else(|e| e.into_inner()).clone(), None),
+                |(db, source), &(path, entry, language)| {
+                    // The reader is opened on the first blob not yet interned: most files of a
+                    // later snapshot are, and opening one costs more than finding a file indexed.
+                    let file =
+                        db.intern_file(entry.id, language, || entry.read(source.get_or_insert_with(&open_source)))?;
+                    // Index now, on this worker, so the whole snapshot is parsed in parallel.
+                    file_index(db, file);
+                    file_names(db, file);
+                    Ok((path.to_owned(), file))
+                },
+            )
+            .collect()
     }
 }
 
