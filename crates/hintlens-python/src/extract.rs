@@ -15,12 +15,12 @@ use hintlens_syntax::{
 use std::collections::HashSet;
 use tree_sitter::Node;
 
-/// unittest.mock's methods and helpers whose keyword arguments are those of the mocked callable.
 /// Calls whose second argument names an attribute of their first, as a string (matched against
 /// the whole callee or its last components): the builtins, pytest's `monkeypatch` and `mock`'s
 /// `patch.object`.
 const ATTRIBUTE_BY_STRING_CALLEES: &[&str] = &["setattr", "getattr", "hasattr", "delattr", "patch.object"];
 
+/// unittest.mock's methods and helpers whose keyword arguments are those of the mocked callable.
 const MOCK_CALLEES: &[&str] = &[
     "assert_called_with",
     "assert_called_once_with",
@@ -589,7 +589,8 @@ impl<'t> Walk<'t> {
     /// qualified by the first argument, as `mod.name` would be.
     fn attribute_by_string(&mut self, arguments: Node<'t>, callee: Option<Node<'t>>) {
         let Some(callee) = callee.and_then(|c| self.dotted(c)) else { return };
-        if !ATTRIBUTE_BY_STRING_CALLEES.iter().any(|c| callee == *c || callee.ends_with(&format!(".{c}"))) {
+        let names = |c: &&str| callee.strip_suffix(c).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'));
+        if !ATTRIBUTE_BY_STRING_CALLEES.iter().any(names) {
             return;
         }
         let mut positional = (0..arguments.named_child_count() as u32)
