@@ -495,6 +495,7 @@ impl<'t> Walk<'t> {
             }
             self.ty(ty);
         }
+        self.typed_object_keys(declarator);
         if let Some(f) = function {
             self.add_keywords_from(id, self.keywords_of_callable(f));
         }
@@ -506,6 +507,31 @@ impl<'t> Walk<'t> {
             (_, _, Some(v)) if exported && self.is(v, g.object) => self.object_members(v, id),
             (_, _, Some(v)) => self.visit(v),
             _ => {}
+        }
+    }
+
+    /// `const user: UserController = { isFullyLoggedIn() {…}, id: 1 }`: an object literal written
+    /// to a declared type implements that type's members, so each key uses its name as a member
+    /// (`obj.isFullyLoggedIn` would): a test's fake of a new interface method names it. Without a
+    /// declared type a key names nothing.
+    fn typed_object_keys(&mut self, declarator: Node<'t>) {
+        let g = self.g;
+        if self.field(declarator, g.f_type).is_none() {
+            return;
+        }
+        let Some(object) = self.field(declarator, g.f_value).filter(|v| self.is(*v, g.object)) else { return };
+        for member in Self::named_children(object) {
+            let key = if self.is(member, g.pair) || self.is(member, g.method_definition) {
+                let field = if self.is(member, g.pair) { g.f_key } else { g.f_name };
+                self.field(member, field).filter(|k| self.is(*k, g.property_identifier))
+            } else if self.is(member, g.shorthand_property_identifier) {
+                Some(member)
+            } else {
+                None
+            };
+            if let Some(key) = key {
+                self.push_use_bound(key, UseKind::Attribute, None, Some(Binding::Receiver));
+            }
         }
     }
 
@@ -1394,6 +1420,7 @@ impl<'t> Walk<'t> {
                 if let Some(ty) = self.field(declarator, g.f_type) {
                     self.ty(ty);
                 }
+                self.typed_object_keys(declarator);
                 if let Some(value) = value {
                     self.visit(value);
                 }
