@@ -21,24 +21,19 @@ pub struct TaskExtras<'a> {
     pub provider: Option<&'a dyn DescriptionProvider>,
 }
 
-/// Runs the selections and renders the projections into `output`. `change_documentation`
-/// gives the documentation part of the code change, asked for only when the dataset does not
-/// ship it apart.
+/// Runs the selections and renders the projections into `output`. `change_documentation` is
+/// the documentation part of the code change, read when the dataset does not ship it apart.
 pub(crate) fn compute(
     db: &Database,
     task: &Task<'_>,
-    change_documentation: impl FnOnce() -> String,
+    change_documentation: &str,
     selections: &[Selection],
     projections: &[Projection],
     extras: &TaskExtras<'_>,
     output: &mut TaskOutput,
 ) {
-    let fallback;
     let mut fields = extras.fields;
-    if fields.documentation.is_none() {
-        fallback = change_documentation();
-        fields.documentation = Some(&fallback);
-    }
+    fields.documentation = fields.documentation.or(Some(change_documentation));
     for &policy in selections {
         output.selections.push((policy, select_with(db, task, &fields, policy, &extras.options)));
     }

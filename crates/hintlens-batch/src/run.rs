@@ -169,11 +169,12 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     // frontend reads is unread code, not documentation).
     let is_documentation =
         |path: &str| db.language_of(path).is_none() && hintlens_snapshot::source_extension(path).is_none();
-    let change_documentation = || match spec.patch {
-        Some(patch) => documentation_text(patch, is_documentation),
-        None => documentation_of_changes(&code, &reference_snapshot, &reader, is_documentation),
+    let change_documentation = match (extras.fields.documentation, spec.patch) {
+        (Some(_), _) => String::new(),
+        (None, Some(patch)) => documentation_text(patch, is_documentation),
+        (None, None) => documentation_of_changes(&code, &reference_snapshot, &reader, is_documentation).map_err(git)?,
     };
-    compute(db, &task, change_documentation, spec.selections, spec.projections, extras, &mut output);
+    compute(db, &task, &change_documentation, spec.selections, spec.projections, extras, &mut output);
     // An answer built without a file it needed is no answer.
     let unread: Vec<String> = base_index.read_errors().into_iter().chain(reference_index.read_errors()).collect();
     if !unread.is_empty() {

@@ -513,11 +513,7 @@ fn through_import(reach: Reach) -> Option<(Rule, Resolution)> {
 /// with a slash) uses nothing.
 fn string_path_uses(value: &str, span: hintlens_syntax::Span) -> Vec<Use> {
     let parts: Vec<&str> = value.split('.').collect();
-    let is_identifier = |p: &&str| {
-        p.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
-            && p.chars().all(|c| c.is_alphanumeric() || c == '_')
-    };
-    if parts.len() < 2 || !parts.iter().all(is_identifier) {
+    if parts.len() < 2 || !parts.iter().all(|p| hintlens_syntax::is_identifier(p)) {
         return Vec::new();
     }
     (1..parts.len())

@@ -24,16 +24,19 @@ pub fn documentation_text(diff: &str, is_documentation: impl Fn(&str) -> bool) -
 
 /// [`documentation_text`] for a change that exists only as two snapshots (a reference commit):
 /// the lines `changes` marks as added in the files `is_documentation` accepts, read from
-/// `reference`. A file that cannot be read adds nothing: documentation only ever removes names.
+/// `reference`. A file that cannot be read is an error: the names it would remove would stay.
 pub fn documentation_of_changes(
     changes: &ChangeSet,
     reference: &Snapshot,
     source: &dyn BlobSource,
     is_documentation: impl Fn(&str) -> bool,
-) -> String {
+) -> Result<String, hintlens_snapshot::Error> {
     let mut out = String::new();
     for (path, change) in changes.files.iter().filter(|(path, c)| is_documentation(path) && !c.binary) {
-        let Ok(content) = reference.read(path, source) else { continue };
+        if change.added_lines.is_empty() {
+            continue;
+        }
+        let content = reference.read(path, source)?;
         let lines: Vec<&[u8]> = content.split_inclusive(|&b| b == b'\n').collect();
         for &n in &change.added_lines {
             if let Some(line) = lines.get(n as usize) {
@@ -42,7 +45,7 @@ pub fn documentation_of_changes(
             }
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -65,7 +68,8 @@ mod tests {
         ]);
         let (code, _) =
             hintlens_snapshot::changes_between(&base, &reference, &hintlens_snapshot::NoBlobs, |_| false).unwrap();
-        let text = documentation_of_changes(&code, &reference, &hintlens_snapshot::NoBlobs, |p| p.ends_with(".md"));
+        let text =
+            documentation_of_changes(&code, &reference, &hintlens_snapshot::NoBlobs, |p| p.ends_with(".md")).unwrap();
         assert_eq!(text, "Call `fetch_all` now.\n");
     }
 }

@@ -588,7 +588,12 @@ impl<'t> Walk<'t> {
     /// the call fails (or patches nothing) when the code spells it otherwise. A use of `name`
     /// qualified by the first argument, as `mod.name` would be.
     fn attribute_by_string(&mut self, arguments: Node<'t>, callee: Option<Node<'t>>) {
-        let Some(callee) = callee.and_then(|c| self.dotted(c)) else { return };
+        // The last name first, which costs no allocation: this runs for every call.
+        let Some(callee) = callee else { return };
+        if !self.callee_name(callee).is_some_and(|n| ATTRIBUTE_BY_STRING_CALLEES.iter().any(|c| c.ends_with(n))) {
+            return;
+        }
+        let Some(callee) = self.dotted(callee) else { return };
         let names = |c: &&str| callee.strip_suffix(c).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'));
         if !ATTRIBUTE_BY_STRING_CALLEES.iter().any(names) {
             return;
@@ -610,9 +615,7 @@ impl<'t> Walk<'t> {
             Kind::Interpolation => plain = false,
             _ => {}
         });
-        let is_identifier = text.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
-            && text.chars().all(|c| c.is_alphanumeric() || c == '_');
-        if plain && is_identifier {
+        if plain && hintlens_syntax::is_identifier(&text) {
             self.push_spelled_use(text, name, UseKind::Attribute, Some(qualifier), true);
         }
     }

@@ -720,6 +720,13 @@ pub trait Frontend: Send + Sync + 'static {
     fn bare_parse(&self, text: &[u8]) -> usize;
 }
 
+/// Whether `text` is one identifier as strings spell names (`job_path`, `matchpathcon`): a
+/// letter or underscore, then letters, digits and underscores.
+pub fn is_identifier(text: &str) -> bool {
+    text.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// A stable 64-bit hash of a name (FNV-1a: fast on the short strings identifiers are, and the
 /// same in every run), for sets of names that must cost no allocation per name.
 pub fn name_hash(name: &[u8]) -> u64 {

@@ -513,10 +513,10 @@ impl<'t> Walk<'t> {
     /// `const user: UserController = { isFullyLoggedIn() {…}, id: 1 }`: an object literal written
     /// to a declared type implements that type's members, so each key uses its name as a member
     /// (`obj.isFullyLoggedIn` would): a test's fake of a new interface method names it. Without a
-    /// declared type a key names nothing.
+    /// type naming one (`Record<string, X>`, `{ a: number }`, `object`) a key names nothing.
     fn typed_object_keys(&mut self, declarator: Node<'t>) {
         let g = self.g;
-        if self.field(declarator, g.f_type).is_none() {
+        if self.field(declarator, g.f_type).and_then(|ty| self.keywords_type(ty)).is_none() {
             return;
         }
         let Some(object) = self.field(declarator, g.f_value).filter(|v| self.is(*v, g.object)) else { return };
