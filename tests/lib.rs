@@ -55,6 +55,24 @@ pub struct Scenario {
     pub expected: BTreeMap<String, Vec<String>>,
 }
 
+/// Every scenario file under `tests/scenarios/` (`*.md`), in path order.
+pub fn scenario_files() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"), &mut files);
+    files.sort();
+    files
+}
+
 /// A policy and its options, from an expectation block's name: `fea`, `fea --compat fea`.
 pub fn parse_policy(name: &str) -> Result<(Selection, SelectOptions), String> {
     let mut words = name.split_whitespace();

@@ -6,8 +6,7 @@ use std::path::Path;
 #[test]
 fn scenarios() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut files: Vec<_> = walk(&root);
-    files.sort();
+    let files = hintlens_tests::scenario_files();
     assert!(files.len() >= 10, "expected the scenario files under {}", root.display());
     let mut failures = Vec::new();
     let mut rendered = Vec::new();
@@ -34,17 +33,4 @@ fn scenarios() {
         settings.set_description(relative.to_string_lossy().into_owned());
         settings.bind(|| insta::assert_snapshot!(name, text));
     }
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else if path.extension().is_some_and(|e| e == "md") {
-            out.push(path);
-        }
-    }
-    out
 }

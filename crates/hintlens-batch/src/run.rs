@@ -136,10 +136,13 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             db.index_snapshot(&base, || repo.reader()).map_err(git)?,
             db.index_snapshot(&reference.snapshot, || repo.reader()).map_err(git)?,
         ),
-        IndexMode::Demand => (
-            db.snapshot_on_demand(&base, Box::new(repo.reader())),
-            db.snapshot_on_demand(&reference.snapshot, Box::new(repo.reader())),
-        ),
+        IndexMode::Demand => {
+            relate_versions(db, &base, &reference);
+            (
+                db.snapshot_on_demand(&base, Box::new(repo.reader())),
+                db.snapshot_on_demand(&reference.snapshot, Box::new(repo.reader())),
+            )
+        }
     };
     let Reference { snapshot: reference_snapshot, code, test, notes: reference_notes } = reference;
     let (code, test) = if by_path { split_test_regions(db, &reference_index, code, test) } else { (code, test) };
@@ -184,6 +187,21 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         ));
     }
     Ok(output)
+}
+
+/// Tells the task's database which blobs are the base and reference versions of each changed
+/// file, so that the second one parsed starts from the first's tree (on demand only: indexed up
+/// front, both are parsed before the task could say so).
+fn relate_versions(db: &Database, base: &hintlens_snapshot::Snapshot, reference: &Reference) {
+    for (path, change) in reference.code.files.iter().chain(&reference.test.files) {
+        let before = change.old_path.as_deref().unwrap_or(path);
+        let (Some(old), Some(new)) = (base.get(before), reference.snapshot.get(path)) else { continue };
+        if let (Some(a), Some(b)) = (db.language_of(before), db.language_of(path))
+            && a == b
+        {
+            db.relate_versions((old.id, a), (new.id, b));
+        }
+    }
 }
 
 /// Which changed files (code and test) a frontend reads, and which source files none does.

@@ -10,9 +10,14 @@
 //!   ([`file_names`]) are backdated when an edit leaves them equal.
 //! - Nothing here reads git or the disk: callers hand over bytes (or a [`BlobSource`] to read
 //!   them from).
+//! - Two blobs told to be versions of one file ([`Database::relate_versions`]) are indexed as
+//!   if apart, but the second one read is parsed from the first's tree ([`Frontend::extract_reusing`]):
+//!   [`file_index`] reads that tree beside salsa's inputs, which is sound because it changes how
+//!   fast the index is built, never what it is.
 
 use dashmap::DashMap;
 use hintlens_snapshot::{BlobSource, Entry, ObjectId, Snapshot};
+use hintlens_syntax::reuse::{Earlier, Parse, text_edits};
 use hintlens_syntax::{FileIndex, Frontend};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -57,12 +62,27 @@ pub trait Db: salsa::Database {
         language: LanguageId,
         load: &Load<'_>,
     ) -> Result<Arc<Words>, hintlens_snapshot::Error>;
+
+    /// The parse of the other version of `file`, kept when that version was read
+    /// ([`Database::relate_versions`]), with the edits from its text to `file`'s. Taken: it is
+    /// given once.
+    fn earlier_parse(&self, file: SourceFile) -> Option<Earlier>;
+
+    /// Keeps `file`'s parse for the other version of it, when it has one.
+    fn keep_parse(&self, file: SourceFile, parse: Parse);
 }
 
 /// Definitions and uses of one file: the expensive query, run once per distinct content.
 #[salsa::tracked(returns(ref))]
 pub fn file_index(db: &dyn Db, file: SourceFile) -> FileIndex {
-    db.frontend(file.language(db)).extract(file.text(db))
+    let earlier = db.earlier_parse(file);
+    let first = earlier.is_none();
+    let (index, parse) = db.frontend(file.language(db)).extract_reusing(file.text(db), earlier);
+    // The second version read has no one left to hand its parse to.
+    if let (true, Some(parse)) = (first, parse) {
+        db.keep_parse(file, parse);
+    }
+    index
 }
 
 /// Every name the file defines or uses: a small projection of [`file_index`] that answers
@@ -126,6 +146,19 @@ pub struct Database {
     by_content: Arc<DashMap<(ObjectId, LanguageId), SourceFile>>,
     /// The words of every blob an on-demand snapshot looked into ([`Db::blob_words`]).
     words: Arc<DashMap<(ObjectId, LanguageId), Arc<Words>>>,
+    versions: Arc<Versions>,
+}
+
+/// A blob in one language.
+type BlobKey = (ObjectId, LanguageId);
+
+/// Which blobs are two versions of one file, and the parse the first one read left for the
+/// other ([`Database::relate_versions`]).
+#[derive(Default)]
+struct Versions {
+    other: DashMap<BlobKey, BlobKey>,
+    kept: DashMap<BlobKey, Parse>,
+    blob_of: DashMap<SourceFile, BlobKey>,
 }
 
 #[salsa::db]
@@ -164,6 +197,24 @@ impl Db for Database {
         let words = Arc::new(Words::of(&load()?, self.frontend(language).lexical()));
         Ok(self.words.entry((id, language)).or_insert(words).clone())
     }
+
+    fn earlier_parse(&self, file: SourceFile) -> Option<Earlier> {
+        let versions = &self.versions;
+        let key = *versions.blob_of.get(&file)?;
+        let other = *versions.other.get(&key)?;
+        let (_, parse) = versions.kept.remove(&other)?;
+        let other_text = self.by_content.get(&other)?.text(self).clone();
+        Some(Earlier { parse, edits: text_edits(&other_text, file.text(self)) })
+    }
+
+    fn keep_parse(&self, file: SourceFile, parse: Parse) {
+        let versions = &self.versions;
+        if let Some(key) = versions.blob_of.get(&file).map(|k| *k)
+            && versions.other.contains_key(&key)
+        {
+            versions.kept.insert(key, parse);
+        }
+    }
 }
 
 impl Database {
@@ -178,6 +229,7 @@ impl Database {
             frontends: frontends.into(),
             by_content: Arc::default(),
             words: Arc::default(),
+            versions: Arc::default(),
         }
     }
 
@@ -191,6 +243,19 @@ impl Database {
             frontends: self.frontends.clone(),
             by_content: Arc::default(),
             words: self.words.clone(),
+            versions: Arc::default(),
+        }
+    }
+
+    /// Says that two blobs are versions of one file (a changed file at the base and at the
+    /// reference): whichever is indexed second is parsed from the first's tree, re-reading only
+    /// the lines that differ. The first one's tree is kept until then, so relate only files
+    /// both of whose versions will be read, and only in a database that lives as long as they
+    /// are needed (a task's).
+    pub fn relate_versions(&self, a: (ObjectId, LanguageId), b: (ObjectId, LanguageId)) {
+        if a != b {
+            self.versions.other.entry(a).or_insert(b);
+            self.versions.other.entry(b).or_insert(a);
         }
     }
 
@@ -232,9 +297,11 @@ impl Database {
         }
         let text = load()?;
         // `entry` holds the shard lock, so two threads racing on one blob create one input.
-        Ok(*self.by_content.entry((id, language)).or_insert_with(|| {
+        let file = *self.by_content.entry((id, language)).or_insert_with(|| {
             SourceFile::builder(text, language).durability(salsa::Durability::NEVER_CHANGE).new(self)
-        }))
+        });
+        self.versions.blob_of.insert(file, (id, language));
+        Ok(file)
     }
 
     /// How many distinct (content, language) inputs exist: the number of files ever indexed.

@@ -164,3 +164,60 @@ fn directory_files_naming_every_part_of_a_name_are_the_only_ones_parsed() {
     assert_eq!(names(&[vec!["aria-label"]]).len(), 4, "a part that is no word keeps every file");
     assert!(names(&[]).is_empty());
 }
+
+/// Python, recording for every extraction whether it was handed an earlier version's parse.
+struct Recording(Arc<Mutex<Vec<(String, bool)>>>);
+
+impl hintlens_syntax::Frontend for Recording {
+    fn language(&self) -> &'static str {
+        "python"
+    }
+    fn claims(&self, path: &str) -> bool {
+        path.ends_with(".py")
+    }
+    fn extract_reusing(
+        &self,
+        text: &[u8],
+        earlier: Option<hintlens_syntax::reuse::Earlier>,
+    ) -> (hintlens_syntax::FileIndex, Option<hintlens_syntax::reuse::Parse>) {
+        let first_line = String::from_utf8_lossy(text).lines().next().unwrap_or_default().to_owned();
+        self.0.lock().unwrap().push((first_line, earlier.is_some()));
+        hintlens_python::Python.extract_reusing(text, earlier)
+    }
+    fn module_name(&self, path: &str, index: &hintlens_syntax::FileIndex) -> String {
+        hintlens_python::Python.module_name(path, index)
+    }
+    fn bare_parse(&self, text: &[u8]) -> usize {
+        hintlens_python::Python.bare_parse(text)
+    }
+}
+
+#[test]
+fn the_second_version_of_a_related_file_is_parsed_from_the_first() {
+    use hintlens_db::{LanguageId, file_index};
+    use hintlens_syntax::Frontend;
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let db = Database::new(vec![Box::new(Recording(log.clone()))]);
+    let base = snapshot(&[("a.py", "# a, base\ndef f():\n    return 1\n"), ("b.py", "# b\nX = 1\n")]);
+    let reference = snapshot(&[
+        ("a.py", "# a, reference\ndef f():\n    return 2\n\ndef g():\n    pass\n"),
+        ("b.py", "# b\nX = 1\n"),
+    ]);
+    let python = LanguageId(0);
+    db.relate_versions((base.get("a.py").unwrap().id, python), (reference.get("a.py").unwrap().id, python));
+    let (at_base, at_reference) =
+        (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
+
+    // The reference first, then the base: whichever comes second starts from the other's tree.
+    let later = file_index(&db, at_reference.get(&db, "a.py").unwrap()).clone();
+    let earlier = file_index(&db, at_base.get(&db, "a.py").unwrap()).clone();
+    file_index(&db, at_base.get(&db, "b.py").unwrap());
+    assert_eq!(
+        *log.lock().unwrap(),
+        [("# a, reference".to_owned(), false), ("# a, base".to_owned(), true), ("# b".to_owned(), false)]
+    );
+    let python = hintlens_python::Python;
+    assert_eq!(later, python.extract(reference.read("a.py", &NoBlobs).unwrap().as_ref()));
+    assert_eq!(earlier, python.extract(base.read("a.py", &NoBlobs).unwrap().as_ref()));
+    assert_eq!(later.definitions.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["f", "g"]);
+}

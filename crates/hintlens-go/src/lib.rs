@@ -32,8 +32,9 @@
 mod gomod;
 mod walk;
 
+use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, ModuleDefinition, UseKind};
-use tree_sitter::{Parser, Tree};
+use tree_sitter::Tree;
 
 /// The Go [`Frontend`]: claims `*.go` files.
 #[derive(Debug, Clone, Copy, Default)]
@@ -48,14 +49,14 @@ impl Frontend for Go {
         path.ends_with(".go") || is_go_mod(path)
     }
 
-    fn extract(&self, text: &[u8]) -> FileIndex {
+    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
         // A `go.mod` (which no Go source file can be mistaken for): its module path, nothing else.
         if let Some(module) = gomod::module_path(text) {
-            return FileIndex { package: Some(module), ..FileIndex::default() };
+            return (FileIndex { package: Some(module), ..FileIndex::default() }, None);
         }
-        match parse_only(text) {
-            Some(tree) => walk::extract(text, &tree),
-            None => FileIndex::default(),
+        match hintlens_tree::parse(&tree_sitter_go::LANGUAGE.into(), text, earlier) {
+            Some(tree) => (walk::extract(text, &tree), Some(hintlens_tree::keep(tree))),
+            None => (FileIndex::default(), None),
         }
     }
 
@@ -202,9 +203,7 @@ pub(crate) fn package_name_of(import_path: &str) -> &str {
 
 /// Parses `text` and nothing more: the baseline extraction throughput is measured against.
 pub fn parse_only(text: &[u8]) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser.set_language(&tree_sitter_go::LANGUAGE.into()).ok()?;
-    parser.parse(text, None)
+    hintlens_tree::parse(&tree_sitter_go::LANGUAGE.into(), text, None)
 }
 
 #[cfg(test)]

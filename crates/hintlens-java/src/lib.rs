@@ -34,8 +34,9 @@ mod grammar;
 mod text;
 mod walk;
 
+use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, UseKind};
-use tree_sitter::{Parser, Tree};
+use tree_sitter::Tree;
 
 /// The Java [`Frontend`]: claims `*.java` files.
 pub struct Java;
@@ -49,10 +50,10 @@ impl Frontend for Java {
         path.ends_with(".java")
     }
 
-    fn extract(&self, text: &[u8]) -> FileIndex {
-        match parse_only(text) {
-            Some(tree) => walk::extract(text, &tree),
-            None => FileIndex::default(),
+    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
+        match hintlens_tree::parse(&grammar::grammar().language, text, earlier) {
+            Some(tree) => (walk::extract(text, &tree), Some(hintlens_tree::keep(tree))),
+            None => (FileIndex::default(), None),
         }
     }
 
@@ -183,9 +184,7 @@ impl Frontend for Java {
 
 /// Parses without extracting anything: the baseline extraction is measured against.
 pub fn parse_only(text: &[u8]) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser.set_language(&grammar::grammar().language).ok()?;
-    parser.parse(text, None)
+    hintlens_tree::parse(&grammar::grammar().language, text, None)
 }
 
 /// `JsonWriter` for `…/JsonWriter.java`: the last part of the file's module name.

@@ -13,7 +13,7 @@ use hintlens_syntax::{
     line_around, reads_exception_message,
 };
 use std::collections::HashSet;
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 /// Calls whose second argument names an attribute of their first, as a string (matched against
 /// the whole callee or its last components): the builtins, pytest's `monkeypatch` and `mock`'s
@@ -36,10 +36,7 @@ const MOCK_CALLEES: &[&str] = &[
 /// hostile input such as thousands of nested brackets cannot exhaust the stack.
 const MAX_DEPTH: u32 = 256;
 
-pub(crate) fn extract(text: &[u8]) -> FileIndex {
-    let Some(tree) = crate::parse_only(text) else {
-        return FileIndex::default();
-    };
+pub(crate) fn extract(text: &[u8], tree: &Tree) -> FileIndex {
     let root = tree.root_node();
     let mut walk = Walk {
         g: grammar(),

@@ -14,8 +14,9 @@ mod extract;
 mod grammar;
 mod text;
 
+use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend};
-use tree_sitter::{Parser, Tree};
+use tree_sitter::Tree;
 
 /// The Python [`Frontend`]: claims `*.py` and `*.pyi`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -30,8 +31,11 @@ impl Frontend for Python {
         path.ends_with(".py") || path.ends_with(".pyi")
     }
 
-    fn extract(&self, text: &[u8]) -> FileIndex {
-        extract::extract(text)
+    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
+        match hintlens_tree::parse(&grammar::grammar().language, text, earlier) {
+            Some(tree) => (extract::extract(text, &tree), Some(hintlens_tree::keep(tree))),
+            None => (FileIndex::default(), None),
+        }
     }
 
     /// `pkg/formatting.py` → `pkg.formatting`, `pkg/__init__.py` → `pkg`. Directories such as
@@ -133,7 +137,5 @@ fn is_dunder(name: &str) -> bool {
 /// Parses `text` and nothing more: the baseline that extraction throughput is measured against.
 /// `None` only if tree-sitter gives up, which it does not without a timeout or cancellation.
 pub fn parse_only(text: &[u8]) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser.set_language(&grammar::grammar().language).ok()?;
-    parser.parse(text, None)
+    hintlens_tree::parse(&grammar::grammar().language, text, None)
 }

@@ -30,8 +30,9 @@
 
 mod walk;
 
+use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, UseKind};
-use tree_sitter::{Parser, Tree};
+use tree_sitter::Tree;
 
 /// The Rust [`Frontend`]: claims `*.rs` files and `Cargo.toml` manifests.
 #[derive(Debug, Clone, Copy, Default)]
@@ -46,13 +47,13 @@ impl Frontend for Rust {
         path.ends_with(".rs") || is_manifest(path)
     }
 
-    fn extract(&self, text: &[u8]) -> FileIndex {
+    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
         if let Some(name) = manifest_crate_name(text) {
-            return FileIndex { package: Some(name), ..FileIndex::default() };
+            return (FileIndex { package: Some(name), ..FileIndex::default() }, None);
         }
-        match parse_only(text) {
-            Some(tree) => walk::extract(text, &tree),
-            None => FileIndex::default(),
+        match hintlens_tree::parse(&tree_sitter_rust::LANGUAGE.into(), text, earlier) {
+            Some(tree) => (walk::extract(text, &tree), Some(hintlens_tree::keep(tree))),
+            None => (FileIndex::default(), None),
         }
     }
 
@@ -264,9 +265,7 @@ fn manifest_crate_name(text: &[u8]) -> Option<String> {
 
 /// Parses `text` and nothing more: the baseline extraction throughput is measured against.
 pub fn parse_only(text: &[u8]) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser.set_language(&tree_sitter_rust::LANGUAGE.into()).ok()?;
-    parser.parse(text, None)
+    hintlens_tree::parse(&tree_sitter_rust::LANGUAGE.into(), text, None)
 }
 
 #[cfg(test)]

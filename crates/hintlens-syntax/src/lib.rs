@@ -14,6 +14,7 @@
 //!   convert to one-based lines; the language server converts to UTF-16 columns.
 
 pub mod lexical;
+pub mod reuse;
 pub mod scope;
 
 use serde::{Deserialize, Serialize};
@@ -551,7 +552,15 @@ pub trait Frontend: Send + Sync + 'static {
     fn claims(&self, path: &str) -> bool;
 
     /// Definitions, uses, imports and string literals of one file. Never panics on any input.
-    fn extract(&self, text: &[u8]) -> FileIndex;
+    fn extract(&self, text: &[u8]) -> FileIndex {
+        self.extract_reusing(text, None).0
+    }
+
+    /// [`Frontend::extract`], starting from the parse of an earlier version of the same file
+    /// when one is given ([`reuse::Earlier`]: what was left unedited is not parsed again), and
+    /// handing back this version's parse (if it made one) for a later version. The index is the
+    /// same whatever is given: only the time differs.
+    fn extract_reusing(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>);
 
     /// The repository-wide dotted name of the module the file is: `pkg.formatting` for
     /// `pkg/formatting.py`, `com.google.gson.JsonWriter` for a Java file declaring

@@ -1,8 +1,48 @@
-//! What every tree-sitter frontend needs alike, in one place: the [`Span`] of a node and the
-//! syntax errors of a tree, so that all languages report positions and errors the same way.
+//! What every tree-sitter frontend needs alike, in one place: parsing (from an earlier
+//! version's tree when there is one), the [`Span`] of a node and the syntax errors of a tree,
+//! so that all languages parse, report positions and report errors the same way.
 
+use hintlens_syntax::reuse::{Earlier, Parse, TextEdit};
 use hintlens_syntax::{Span, SyntaxError, span};
-use tree_sitter::Node;
+use tree_sitter::{InputEdit, Language, Node, Parser, Point, Tree};
+
+/// Parses `text` with `language`. Given the tree of an earlier version of the file and the
+/// edits from that version to `text`, tree-sitter re-reads only the edited stretches and
+/// builds the same tree a fresh parse would. `None` only if tree-sitter gives up, which it
+/// does not without a timeout or cancellation.
+pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(language).ok()?;
+    let old = earlier.and_then(|Earlier { parse, edits }| {
+        let mut tree = parse.into_inner::<Tree>()?;
+        // A tree of another grammar (a file that changed language) is no start.
+        if *tree.language() != *language {
+            return None;
+        }
+        for edit in &edits {
+            tree.edit(&input_edit(edit));
+        }
+        Some(tree)
+    });
+    parser.parse(text, old.as_ref())
+}
+
+/// A tree kept for the next version of its file ([`Parse`]).
+pub fn keep(tree: Tree) -> Parse {
+    Parse::new(tree)
+}
+
+fn input_edit(e: &TextEdit) -> InputEdit {
+    let point = |(row, column): (usize, usize)| Point { row, column };
+    InputEdit {
+        start_byte: e.start_byte,
+        old_end_byte: e.old_end_byte,
+        new_end_byte: e.new_end_byte,
+        start_position: point(e.start),
+        old_end_position: point(e.old_end),
+        new_end_position: point(e.new_end),
+    }
+}
 
 /// The span of a node, in the shared coordinates (zero-based lines, byte columns).
 pub fn span_of(node: Node) -> Span {

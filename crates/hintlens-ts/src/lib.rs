@@ -33,8 +33,9 @@
 mod grammar;
 mod walk;
 
+use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, ModuleDefinition};
-use tree_sitter::{Language, Parser, Tree};
+use tree_sitter::{Language, Tree};
 
 /// Which grammar a file is parsed with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,10 +110,10 @@ impl Frontend for Script {
         self.dialect.extensions().iter().any(|e| path.ends_with(e))
     }
 
-    fn extract(&self, text: &[u8]) -> FileIndex {
-        match parse(self.dialect, text) {
-            Some(tree) => walk::extract(text, &tree, grammar::grammar(self.dialect)),
-            None => FileIndex::default(),
+    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
+        match hintlens_tree::parse(&self.dialect.language(), text, earlier) {
+            Some(tree) => (walk::extract(text, &tree, grammar::grammar(self.dialect)), Some(hintlens_tree::keep(tree))),
+            None => (FileIndex::default(), None),
         }
     }
 
@@ -232,9 +233,7 @@ impl Frontend for Script {
 
 /// Parses `text` with the dialect's grammar and nothing more.
 pub fn parse(dialect: Dialect, text: &[u8]) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser.set_language(&dialect.language()).ok()?;
-    parser.parse(text, None)
+    hintlens_tree::parse(&dialect.language(), text, None)
 }
 
 #[cfg(test)]

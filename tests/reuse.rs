@@ -1,0 +1,80 @@
+//! Parsing a file from another version's tree gives the index a fresh parse gives
+//! (`Frontend::extract_reusing`): checked on every changed file of every scenario, in both
+//! directions, and on seeded random line edits of every scenario's base files, in every
+//! language.
+
+use hintlens_syntax::Frontend;
+use hintlens_syntax::reuse::{Earlier, text_edits};
+
+/// Extracts `new` from `old`'s parse and checks it against a fresh extraction.
+fn check(frontend: &dyn Frontend, old: &str, new: &str, what: &str) -> Result<(), String> {
+    let (_, parse) = frontend.extract_reusing(old.as_bytes(), None);
+    // A file the frontend reads without parsing (a manifest) has nothing to reuse.
+    let Some(parse) = parse else { return Ok(()) };
+    let earlier = Earlier { parse, edits: text_edits(old.as_bytes(), new.as_bytes()) };
+    let (reused, _) = frontend.extract_reusing(new.as_bytes(), Some(earlier));
+    let fresh = frontend.extract(new.as_bytes());
+    if reused == fresh {
+        Ok(())
+    } else {
+        Err(format!("{what}: the index parsed from the earlier tree differs\n--- old\n{old}\n--- new\n{new}"))
+    }
+}
+
+/// A seeded random mix of line edits: deleting, duplicating, moving and breaking lines.
+fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
+    let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_owned).collect();
+    for _ in 0..rng.usize(1..6) {
+        if lines.is_empty() {
+            lines.push("x = (\n".to_owned());
+            continue;
+        }
+        let at = rng.usize(..lines.len());
+        match rng.u8(..4) {
+            0 => {
+                lines.remove(at);
+            }
+            1 => lines.insert(at, lines[at].clone()),
+            2 => {
+                let line = lines.remove(at);
+                let to = rng.usize(..=lines.len());
+                lines.insert(to, line);
+            }
+            _ => lines[at] = format!("{} ) {{ (\n", lines[at].trim_end()),
+        }
+    }
+    lines.concat()
+}
+
+#[test]
+fn a_parse_from_an_earlier_tree_indexes_as_a_fresh_one() {
+    let frontends = hintlens_batch::frontends();
+    let files = hintlens_tests::scenario_files();
+    let mut rng = fastrand::Rng::with_seed(14);
+    let (mut checked, mut failures) = (0, Vec::new());
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let scenario = hintlens_tests::parse_scenario(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let changed = scenario.code.iter().chain(&scenario.test).filter_map(|(p, c)| Some((p, c.as_deref()?)));
+        for (path, new) in changed {
+            let Some(frontend) = frontends.iter().find(|f| f.claims(path)) else { continue };
+            let old = scenario.base.get(path).map_or("", String::as_str);
+            let what = format!("{} {path}", file.display());
+            failures.extend(check(&**frontend, old, new, &what).err());
+            failures.extend(check(&**frontend, new, old, &format!("{what} (back)")).err());
+            checked += 2;
+        }
+        for (path, old) in &scenario.base {
+            let Some(frontend) = frontends.iter().find(|f| f.claims(path)) else { continue };
+            for round in 0..8 {
+                let new = mutate(old, &mut rng);
+                failures.extend(
+                    check(&**frontend, old, &new, &format!("{} {path} mutation {round}", file.display())).err(),
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 1000, "expected the scenarios' files, checked {checked}");
+    assert!(failures.is_empty(), "{} of {checked} failed:\n\n{}", failures.len(), failures.join("\n\n"));
+}
