@@ -67,6 +67,9 @@ enum Command {
         /// Also time `--index full`.
         #[arg(long)]
         with_full: bool,
+        /// Leave the `ast` pipeline out (it takes minutes; the other figures do not need it).
+        #[arg(long)]
+        no_baseline: bool,
     },
     /// Read datasets into task records; each is timed against the first.
     Read {
@@ -80,7 +83,9 @@ fn main() {
     let result = match cli.command {
         Command::Index { repo, rev, threads, language } => index(&repo, &rev, threads, language.as_deref(), cli.repeat),
         Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat),
-        Command::Demand { dataset, repo, with_full } => demand::demand(&dataset, &repo, cli.repeat, with_full),
+        Command::Demand { dataset, repo, with_full, no_baseline } => {
+            demand::demand(&dataset, &repo, cli.repeat, with_full, !no_baseline)
+        }
         Command::Read { datasets } => read(&datasets, cli.repeat),
     };
     if let Err(e) = result {
