@@ -51,23 +51,50 @@ pub enum Place {
 /// Identifier bytes: ASCII letters, digits, `_`, `$` (Java's and JavaScript's), and every byte
 /// of a multi-byte UTF-8 sequence.
 pub fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+    WORD[b as usize]
+}
+
+/// [`is_word_byte`] as a table: the lexer asks it of every byte it reads.
+static WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+        b += 1;
+    }
+    table
+};
+
+/// The bytes at which code may turn into something else in `dialect` (a comment, a string, the
+/// end of a template interpolation): every other byte that is no word byte is skipped unread.
+fn openers(dialect: Dialect) -> [bool; 256] {
+    let mut table = [false; 256];
+    let bytes: &[u8] = match dialect {
+        Dialect::Python => b"#\"'{}",
+        Dialect::C(_) => b"/\"'`{}",
+    };
+    for &b in bytes {
+        table[b as usize] = true;
+    }
+    table
 }
 
 /// Calls `out` with every maximal run of identifier bytes of `text` and where it stands.
-pub fn words(text: &[u8], dialect: Dialect, out: &mut dyn FnMut(&[u8], Place)) {
-    let mut lexer = Lexer { text, at: 0, dialect, out };
+pub fn words(text: &[u8], dialect: Dialect, out: impl FnMut(&[u8], Place)) {
+    let mut lexer = Lexer { text, at: 0, dialect, openers: openers(dialect), out };
     lexer.code(None);
 }
 
-struct Lexer<'t, 'o> {
+struct Lexer<'t, F> {
     text: &'t [u8],
     at: usize,
     dialect: Dialect,
-    out: &'o mut dyn FnMut(&[u8], Place),
+    openers: [bool; 256],
+    out: F,
 }
 
-impl Lexer<'_, '_> {
+impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
     fn peek(&self, offset: usize) -> u8 {
         self.text.get(self.at + offset).copied().unwrap_or(0)
     }
@@ -78,19 +105,18 @@ impl Lexer<'_, '_> {
 
     /// Emits the words of `text[from..to]` as text (comment or string content).
     fn text_words(&mut self, from: usize, to: usize) {
-        let mut start = None;
-        for i in from..to {
-            match (is_word_byte(self.text[i]), start) {
-                (true, None) => start = Some(i),
-                (false, Some(s)) => {
-                    (self.out)(&self.text[s..i], Place::Text);
-                    start = None;
-                }
-                _ => {}
+        let text = &self.text[..to];
+        let mut i = from;
+        while i < to {
+            if !WORD[text[i] as usize] {
+                i += 1;
+                continue;
             }
-        }
-        if let Some(s) = start {
-            (self.out)(&self.text[s..to], Place::Text);
+            let start = i;
+            while i < to && WORD[text[i] as usize] {
+                i += 1;
+            }
+            (self.out)(&text[start..i], Place::Text);
         }
     }
 
@@ -98,11 +124,12 @@ impl Lexer<'_, '_> {
     /// set (braces opened inside are counted).
     fn code(&mut self, close: Option<u8>) {
         let mut depth = 0usize;
-        while self.at < self.text.len() {
+        let len = self.text.len();
+        while self.at < len {
             let b = self.text[self.at];
-            if is_word_byte(b) {
+            if WORD[b as usize] {
                 let start = self.at;
-                while self.at < self.text.len() && is_word_byte(self.text[self.at]) {
+                while self.at < len && WORD[self.text[self.at] as usize] {
                     self.at += 1;
                 }
                 let word = &self.text[start..self.at];
@@ -110,6 +137,10 @@ impl Lexer<'_, '_> {
                     continue;
                 }
                 (self.out)(word, Place::Code);
+                continue;
+            }
+            if !self.openers[b as usize] {
+                self.at += 1;
                 continue;
             }
             match (self.dialect, b) {
@@ -243,14 +274,19 @@ impl Lexer<'_, '_> {
         let start = self.at;
         self.at += 1;
         while self.at < self.text.len() {
+            let Some(skip) = memchr::memchr3(quote, b'\\', b'\n', &self.text[self.at..]) else {
+                self.at = self.text.len();
+                break;
+            };
+            self.at += skip;
             match self.text[self.at] {
                 b'\\' => self.at += 2,
                 b'\n' if !multiline => break,
-                c if c == quote => {
+                b'\n' => self.at += 1,
+                _ => {
                     self.at += 1;
                     break;
                 }
-                _ => self.at += 1,
             }
         }
         self.at = self.at.min(self.text.len());
@@ -324,8 +360,19 @@ impl Lexer<'_, '_> {
         if self.starts_with(&triple) {
             let start = self.at;
             self.at += 3;
-            while self.at < self.text.len() && !self.starts_with(&triple) {
-                self.at += if self.text[self.at] == b'\\' { 2 } else { 1 };
+            while self.at < self.text.len() {
+                let Some(skip) = memchr::memchr2(quote, b'\\', &self.text[self.at..]) else {
+                    self.at = self.text.len();
+                    break;
+                };
+                self.at += skip;
+                if self.text[self.at] == b'\\' {
+                    self.at += 2;
+                } else if self.starts_with(&triple) {
+                    break;
+                } else {
+                    self.at += 1;
+                }
             }
             self.at = (self.at + 3).min(self.text.len());
             self.text_words(start, self.at);
@@ -336,7 +383,7 @@ impl Lexer<'_, '_> {
 }
 
 fn memchr_from(text: &[u8], from: usize, byte: u8) -> usize {
-    text[from..].iter().position(|&b| b == byte).map_or(text.len(), |p| from + p)
+    memchr::memchr(byte, &text[from..]).map_or(text.len(), |p| from + p)
 }
 
 #[cfg(test)]
@@ -345,7 +392,7 @@ mod tests {
 
     fn code_words(text: &str, dialect: Dialect) -> Vec<String> {
         let mut out = Vec::new();
-        words(text.as_bytes(), dialect, &mut |w, place| {
+        words(text.as_bytes(), dialect, |w, place| {
             if place == Place::Code {
                 out.push(String::from_utf8_lossy(w).into_owned());
             }
@@ -374,6 +421,17 @@ mod tests {
         let rust = CStyle { nested_comments: true, rust: true, ..CStyle::default() };
         let text = "fn f<'a>(x: &'a str) -> char { /* a /* nested */ still */ let r = r#\"raw \"q\" \"#; 'y' }";
         assert_eq!(code_words(text, Dialect::C(rust)), ["fn", "f", "a", "x", "a", "str", "char", "let", "r"]);
+    }
+
+    #[test]
+    fn strings_end_at_their_own_unescaped_quote() {
+        let py = Dialect::Python;
+        assert_eq!(code_words("a = 'it\\'s' + b\n", py), ["a", "b"]);
+        assert_eq!(code_words("a = '''x ' '' \\''' y''' + b\n", py), ["a", "b"]);
+        assert_eq!(code_words("a = \"\"\"never closed\nc = 1\n", py), ["a"]);
+        assert_eq!(code_words("a = 'x\\\\' + b\n", py), ["a", "b"], "an escaped backslash, then the quote");
+        let rust = CStyle { nested_comments: true, rust: true, ..CStyle::default() };
+        assert_eq!(code_words("let s = \"two\nlines\\\"\"; t", Dialect::C(rust)), ["let", "s", "t"]);
     }
 
     #[test]
