@@ -250,8 +250,8 @@ impl Database {
     /// Says that two blobs are versions of one file (a changed file at the base and at the
     /// reference): whichever is indexed second is parsed from the first's tree, re-reading only
     /// the lines that differ. The first one's tree is kept until then, so relate only files
-    /// both of whose versions will be read, and only in a database that lives as long as they
-    /// are needed (a task's).
+    /// both of whose versions will be read, only in a database that lives as long as they are
+    /// needed (a task's), and before either is read.
     pub fn relate_versions(&self, a: (ObjectId, LanguageId), b: (ObjectId, LanguageId)) {
         if a != b {
             self.versions.other.entry(a).or_insert(b);
@@ -300,7 +300,10 @@ impl Database {
         let file = *self.by_content.entry((id, language)).or_insert_with(|| {
             SourceFile::builder(text, language).durability(salsa::Durability::NEVER_CHANGE).new(self)
         });
-        self.versions.blob_of.insert(file, (id, language));
+        // Only a related blob's parse is looked for or kept: the others need no way back.
+        if self.versions.other.contains_key(&(id, language)) {
+            self.versions.blob_of.insert(file, (id, language));
+        }
         Ok(file)
     }
 

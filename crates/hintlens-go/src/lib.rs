@@ -54,10 +54,9 @@ impl Frontend for Go {
         if let Some(module) = gomod::module_path(text) {
             return (FileIndex { package: Some(module), ..FileIndex::default() }, None);
         }
-        match hintlens_tree::parse(&tree_sitter_go::LANGUAGE.into(), text, earlier) {
-            Some(tree) => (walk::extract(text, &tree), Some(hintlens_tree::keep(tree))),
-            None => (FileIndex::default(), None),
-        }
+        hintlens_tree::extract_reusing(&tree_sitter_go::LANGUAGE.into(), text, earlier, |tree| {
+            walk::extract(text, tree)
+        })
     }
 
     /// The package's directory: `internal/server` for `internal/server/store.go`, empty at the

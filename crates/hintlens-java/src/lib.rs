@@ -51,10 +51,7 @@ impl Frontend for Java {
     }
 
     fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
-        match hintlens_tree::parse(&grammar::grammar().language, text, earlier) {
-            Some(tree) => (walk::extract(text, &tree), Some(hintlens_tree::keep(tree))),
-            None => (FileIndex::default(), None),
-        }
+        hintlens_tree::extract_reusing(&grammar::grammar().language, text, earlier, |tree| walk::extract(text, tree))
     }
 
     /// `package.Stem` (`com.google.gson.JsonWriter`), or the bare stem without a package.

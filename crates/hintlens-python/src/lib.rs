@@ -32,10 +32,7 @@ impl Frontend for Python {
     }
 
     fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
-        match hintlens_tree::parse(&grammar::grammar().language, text, earlier) {
-            Some(tree) => (extract::extract(text, &tree), Some(hintlens_tree::keep(tree))),
-            None => (FileIndex::default(), None),
-        }
+        hintlens_tree::extract_reusing(&grammar::grammar().language, text, earlier, |tree| extract::extract(text, tree))
     }
 
     /// `pkg/formatting.py` → `pkg.formatting`, `pkg/__init__.py` → `pkg`. Directories such as

@@ -51,10 +51,9 @@ impl Frontend for Rust {
         if let Some(name) = manifest_crate_name(text) {
             return (FileIndex { package: Some(name), ..FileIndex::default() }, None);
         }
-        match hintlens_tree::parse(&tree_sitter_rust::LANGUAGE.into(), text, earlier) {
-            Some(tree) => (walk::extract(text, &tree), Some(hintlens_tree::keep(tree))),
-            None => (FileIndex::default(), None),
-        }
+        hintlens_tree::extract_reusing(&tree_sitter_rust::LANGUAGE.into(), text, earlier, |tree| {
+            walk::extract(text, tree)
+        })
     }
 
     fn module_name(&self, path: &str, _index: &FileIndex) -> String {

@@ -3,7 +3,7 @@
 //! so that all languages parse, report positions and report errors the same way.
 
 use hintlens_syntax::reuse::{Earlier, Parse, TextEdit};
-use hintlens_syntax::{Span, SyntaxError, span};
+use hintlens_syntax::{FileIndex, Span, SyntaxError, span};
 use tree_sitter::{InputEdit, Language, Node, Parser, Point, Tree};
 
 /// Parses `text` with `language`. Given the tree of an earlier version of the file and the
@@ -27,9 +27,19 @@ pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Opti
     parser.parse(text, old.as_ref())
 }
 
-/// A tree kept for the next version of its file ([`Parse`]).
-pub fn keep(tree: Tree) -> Parse {
-    Parse::new(tree)
+/// What a tree-sitter frontend's `extract_reusing` is: [`parse`] (from the earlier version's
+/// tree, if given), `walk` the tree into an index, and hand the tree back for a later version.
+/// A text tree-sitter gives up on (only ever with a timeout) indexes as nothing.
+pub fn extract_reusing(
+    language: &Language,
+    text: &[u8],
+    earlier: Option<Earlier>,
+    walk: impl FnOnce(&Tree) -> FileIndex,
+) -> (FileIndex, Option<Parse>) {
+    match parse(language, text, earlier) {
+        Some(tree) => (walk(&tree), Some(Parse::new(tree))),
+        None => (FileIndex::default(), None),
+    }
 }
 
 fn input_edit(e: &TextEdit) -> InputEdit {

@@ -111,10 +111,9 @@ impl Frontend for Script {
     }
 
     fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
-        match hintlens_tree::parse(&self.dialect.language(), text, earlier) {
-            Some(tree) => (walk::extract(text, &tree, grammar::grammar(self.dialect)), Some(hintlens_tree::keep(tree))),
-            None => (FileIndex::default(), None),
-        }
+        hintlens_tree::extract_reusing(&self.dialect.language(), text, earlier, |tree| {
+            walk::extract(text, tree, grammar::grammar(self.dialect))
+        })
     }
 
     fn module_name_reads_file(&self) -> bool {
