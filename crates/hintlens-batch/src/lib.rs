@@ -3,8 +3,10 @@
 //! Invariants:
 //! - A task that cannot be run (malformed record, repository or commit missing, patch that does
 //!   not apply, even a panic) yields an error record naming what and where; the run goes on.
-//! - Tasks of one repository share one [`Database`], so every blob common to their snapshots
-//!   is indexed once.
+//! - Tasks of one repository share one [`Database`]: its blob words on demand (each task has
+//!   its own memos, and tasks run oldest base first so that the words kept are those of the
+//!   bases at hand), its whole index with `--index full` (every blob common to their snapshots
+//!   is indexed once).
 //! - Records are emitted as tasks finish, never buffered to the end.
 
 mod augment;

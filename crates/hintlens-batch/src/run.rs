@@ -431,26 +431,42 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                 .collect();
             let _ = ctx.db.index_snapshots(&bases, || ctx.repository.reader());
         }
-        // Database handles are `Send`, not `Sync`: each task gets its own, made here. On demand,
-        // each task has a fresh database sharing only the blobs' words, so that memory follows
-        // the largest task, not the number of tasks: tasks of one repository have different
-        // bases, so the files they parse are different blobs anyway (measured on qutebrowser's 79
-        // tasks: the same time as one shared database, 40% of the memory).
-        let jobs: Vec<(RepoContext, &TaskRecord)> = tasks
+        // Tasks run oldest base first, handed out in that order, so that tasks at hand have
+        // neighbouring bases: the blob words they share are read once, and the words of blobs
+        // only older bases held can be dropped (`forget_words_before`), which bounds memory by
+        // the bases at hand rather than by the number of tasks. A base that cannot be read
+        // sorts first and fails when its task runs.
+        let mut tasks: Vec<(i64, &TaskRecord)> = tasks
             .iter()
             .map(|t| {
-                let db = match options.index {
-                    IndexMode::Demand => ctx.db.sibling(),
-                    IndexMode::Full => ctx.db.clone(),
-                };
-                (RepoContext { repository: ctx.repository.clone(), db }, t)
+                let age = ctx.repository.resolve_commit(&t.base_commit).and_then(|id| ctx.repository.commit_time(id));
+                (age.unwrap_or(i64::MIN), t)
             })
             .collect();
-        jobs.into_par_iter().for_each_with(tx.clone(), |tx, (ctx, t)| {
+        tasks.sort_by_key(|&(age, _)| age);
+        // Task numbers still running, for `forget_words_before`.
+        let running = std::sync::Mutex::new(std::collections::BTreeSet::new());
+        let (repository, prototype) = (&ctx.repository, std::sync::Mutex::new(ctx.db.clone()));
+        let ordered = tasks.into_iter().enumerate().map(|(number, (_, t))| (number as u32, t));
+        ordered.par_bridge().for_each_with(tx.clone(), |tx, (number, t)| {
+            // Database handles are `Send`, not `Sync`: each task gets its own. On demand, it is a
+            // fresh database sharing only the blobs' words, so that memory follows the task at
+            // hand: tasks of one repository have different bases, so the files they parse are
+            // different blobs anyway (measured on qutebrowser's 79 tasks: the same time as one
+            // shared database, 40% of the memory).
+            let db = {
+                let prototype = prototype.lock().unwrap_or_else(|e| e.into_inner());
+                match options.index {
+                    IndexMode::Demand => prototype.for_task(number),
+                    IndexMode::Full => prototype.clone(),
+                }
+            };
+            let ctx = RepoContext { repository: repository.clone(), db };
             // Asked to stop: take no new task (the running ones finish).
             if options.stopped() {
                 return;
             }
+            running.lock().unwrap_or_else(|e| e.into_inner()).insert(number);
             let spec = TaskSpec {
                 base_commit: &t.base_commit,
                 patch: t.patch.as_deref(),
@@ -492,6 +508,14 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                 }
             };
             let _ = tx.send(Finished { instance_id: t.instance_id.clone(), record, error, unsupported });
+            if options.index == IndexMode::Demand {
+                let mut running = running.lock().unwrap_or_else(|e| e.into_inner());
+                running.remove(&number);
+                // Words this task's base held stay for the next task, whose base is likely to
+                // hold them too.
+                let oldest = running.first().map_or(number, |&r| r.min(number));
+                ctx.db.forget_words_before(oldest);
+            }
         });
     }
 }

@@ -10,7 +10,9 @@
 //!   what any exact answer must cost, however it scans the bases. The narrower figure without
 //!   the bases' blobs is printed too.
 //!
-//! Then the batch's peak memory for the first 10, 40 and all tasks, each in its own process.
+//! Then the batch's peak memory for the first 10, 40 and all tasks, each in its own process, with
+//! its own (anonymous) part apart from the git pack pages it maps, and the own memory of the
+//! largest task run alone.
 
 use hintlens_batch::{BatchOptions, IndexMode, ReferenceFrom, RepoLocator, TaskRecord, read_dataset, run_batch};
 use hintlens_hints::{Projection, Selection};
@@ -188,23 +190,96 @@ pub fn demand(
         d.as_secs_f64() / p.as_secs_f64()
     );
 
-    // Peak memory, each size in a fresh process.
+    // Peak memory, each size in a fresh process. The peak resident set counts the pages of the
+    // repository's pack files that git maps and the batch touches: shared, reclaimable page
+    // cache that grows with the distinct objects read, up to the packs' size. What the batch
+    // itself keeps is its anonymous memory, sampled apart; that is the figure that must follow
+    // the largest task, so the largest task alone is run too.
     let exe = hintlens_exe()?;
+    let batch = |records: &[TaskRecord], name: &str| -> Result<Memory, String> {
+        let part = dir.join(name);
+        write_plain(&part, records)?;
+        let mut child = Command::new(&exe);
+        child.arg("batch").arg(&part).args(["--jobs", "1", "--index", "demand", "--out"]).arg(dir.join("out.jsonl"));
+        child.arg("--repo").arg(format!("{}={}", records[0].repo, repo_path.display()));
+        sample_memory(child, &dir.join("stderr.txt"))
+    };
     let mut sizes: Vec<usize> = [10, 40].into_iter().filter(|&n| n < usable.len()).collect();
     sizes.push(usable.len());
     for n in sizes {
-        let part = dir.join(format!("first-{n}.jsonl"));
-        write_plain(&part, &usable[..n])?;
-        let mut child = Command::new(&exe);
-        child.arg("batch").arg(&part).args(["--jobs", "1", "--index", "demand", "--out"]).arg(dir.join("out.jsonl"));
-        for r in &usable[..1] {
-            child.arg("--repo").arg(format!("{}={}", r.repo, repo_path.display()));
+        let m = batch(&usable[..n], &format!("first-{n}.jsonl"))?;
+        println!(
+            "peak memory, {n:>3} tasks:  {:>6.1} MB  (target <= 150); own (anonymous) {:>5.1} MB, mapped git packs {:>5.1} MB",
+            mb(m.peak),
+            mb(m.anonymous),
+            mb(m.file)
+        );
+    }
+    let mut largest: Option<(Memory, &str)> = None;
+    for (i, r) in usable.iter().enumerate() {
+        let m = batch(std::slice::from_ref(r), &format!("task-{i}.jsonl"))?;
+        if largest.as_ref().is_none_or(|(l, _)| m.anonymous > l.anonymous) {
+            largest = Some((m, &r.instance_id));
         }
-        let peak = peak_rss(child)?;
-        println!("peak memory, {n:>3} tasks:  {:>6.1} MB  (target <= 150)", peak as f64 / 1e6);
+    }
+    if let Some((m, id)) = largest {
+        println!("own memory of the largest task alone: {:>5.1} MB  ({id})", mb(m.anonymous));
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// A process's memory: its peak resident set as it reports it, and the most anonymous and
+/// file-backed resident memory seen while sampling it.
+struct Memory {
+    peak: u64,
+    anonymous: u64,
+    file: u64,
+}
+
+fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+/// Runs `hintlens batch`, sampling its `/proc/PID/status` every 2 ms, and returns its memory:
+/// the peak from its summary line (its own `VmHWM`: a child's `ru_maxrss` would count the pages
+/// it shared with this process before `exec`), and the sampled maxima of `RssAnon` and
+/// `RssFile` (a peak shorter than the interval can be missed).
+fn sample_memory(mut command: Command, stderr: &Path) -> Result<Memory, String> {
+    let log = std::fs::File::create(stderr).map_err(|e| format!("{}: {e}", stderr.display()))?;
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        .spawn()
+        .map_err(|e| format!("cannot run hintlens: {e}"))?;
+    let status_path = format!("/proc/{}/status", child.id());
+    let (mut anonymous, mut file) = (0u64, 0u64);
+    let status = loop {
+        if let Ok(status) = std::fs::read_to_string(&status_path) {
+            let kb = |key: &str| -> u64 {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(key))
+                    .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+                    .unwrap_or(0)
+            };
+            anonymous = anonymous.max(kb("RssAnon:") * 1024);
+            file = file.max(kb("RssFile:") * 1024);
+        }
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let stderr = std::fs::read_to_string(stderr).unwrap_or_default();
+    if !status.success() {
+        return Err(format!("hintlens batch failed: {stderr}"));
+    }
+    let peak = stderr
+        .rsplit_once("peak memory ")
+        .and_then(|(_, rest)| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .ok_or_else(|| format!("hintlens reported no peak memory (not Linux?): {stderr}"))?;
+    Ok(Memory { peak: peak * 1_000_000, anonymous, file })
 }
 
 fn write_plain(path: &Path, records: &[TaskRecord]) -> Result<(), String> {
@@ -252,20 +327,4 @@ fn hintlens_exe() -> Result<PathBuf, String> {
     } else {
         Err(format!("{} is missing: build it with `cargo build --release -p hintlens-cli`", exe.display()))
     }
-}
-
-/// Runs `hintlens batch` and returns the peak resident memory its summary line reports (the
-/// process's own `VmHWM`: a child's `ru_maxrss` would count the pages it shared with this
-/// process before `exec`).
-fn peak_rss(mut command: Command) -> Result<u64, String> {
-    let out = command.output().map_err(|e| format!("cannot run hintlens: {e}"))?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        return Err(format!("hintlens batch failed: {stderr}"));
-    }
-    let mb = stderr
-        .rsplit_once("peak memory ")
-        .and_then(|(_, rest)| rest.split_whitespace().next()?.parse::<u64>().ok())
-        .ok_or_else(|| format!("hintlens reported no peak memory (not Linux?): {stderr}"))?;
-    Ok(mb * 1_000_000)
 }

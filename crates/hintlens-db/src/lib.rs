@@ -21,6 +21,7 @@ use hintlens_syntax::reuse::{Earlier, Parse, text_edits};
 use hintlens_syntax::{FileIndex, Frontend};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod words;
@@ -55,7 +56,7 @@ pub trait Db: salsa::Database {
     ) -> Result<SourceFile, hintlens_snapshot::Error>;
 
     /// The words of a blob ([`Words`]), computed (by reading it with `load`) on first sight and
-    /// kept for the database's life.
+    /// kept while a task at hand holds the blob ([`Database::forget_words_before`]).
     fn blob_words(
         &self,
         id: ObjectId,
@@ -144,9 +145,26 @@ pub struct Database {
     storage: salsa::Storage<Self>,
     frontends: Arc<[Box<dyn Frontend>]>,
     by_content: Arc<DashMap<(ObjectId, LanguageId), SourceFile>>,
-    /// The words of every blob an on-demand snapshot looked into ([`Db::blob_words`]).
-    words: Arc<DashMap<(ObjectId, LanguageId), Arc<Words>>>,
+    /// The words of every blob an on-demand snapshot looked into ([`Db::blob_words`]), shared
+    /// by a batch's task databases ([`Database::for_task`]).
+    words: Arc<DashMap<BlobKey, KeptWords>>,
+    /// The batch's number for the task this database serves (0 outside a batch): the words of
+    /// the blobs its snapshots hold are marked with it, for [`Database::forget_words_before`].
+    task: u32,
     versions: Arc<Versions>,
+}
+
+/// A blob's words and the highest task number whose snapshot held the blob.
+struct KeptWords {
+    words: Arc<Words>,
+    last_task: AtomicU32,
+}
+
+impl KeptWords {
+    fn held_by(&self, task: u32) -> Arc<Words> {
+        self.last_task.fetch_max(task, Ordering::Relaxed);
+        self.words.clone()
+    }
 }
 
 /// A blob in one language.
@@ -180,7 +198,10 @@ impl Db for Database {
             let text = load()?;
             // Read anyway: the words cost a scan, and spare a second read when a name is asked.
             let dialect = self.frontend(language).lexical();
-            self.words.entry((id, language)).or_insert_with(|| Arc::new(Words::of(&text, dialect)));
+            self.words.entry((id, language)).or_insert_with(|| KeptWords {
+                words: Arc::new(Words::of(&text, dialect)),
+                last_task: AtomicU32::new(self.task),
+            });
             Ok(text)
         })
     }
@@ -191,11 +212,12 @@ impl Db for Database {
         language: LanguageId,
         load: &Load<'_>,
     ) -> Result<Arc<Words>, hintlens_snapshot::Error> {
-        if let Some(words) = self.words.get(&(id, language)) {
-            return Ok(words.clone());
+        if let Some(kept) = self.words.get(&(id, language)) {
+            return Ok(kept.held_by(self.task));
         }
         let words = Arc::new(Words::of(&load()?, self.frontend(language).lexical()));
-        Ok(self.words.entry((id, language)).or_insert(words).clone())
+        let kept = KeptWords { words, last_task: AtomicU32::new(self.task) };
+        Ok(self.words.entry((id, language)).or_insert(kept).held_by(self.task))
     }
 
     fn earlier_parse(&self, file: SourceFile) -> Option<Earlier> {
@@ -229,22 +251,33 @@ impl Database {
             frontends: frontends.into(),
             by_content: Arc::default(),
             words: Arc::default(),
+            task: 0,
             versions: Arc::default(),
         }
     }
 
-    /// A database with the same frontends and blob words and nothing else: no inputs, no
-    /// memos. A batch starts one per few tasks, so that what it keeps is bounded by the tasks
-    /// at hand, not by all the repository's tasks, while the words (small, and read from every
-    /// blob of every base) are read once for all.
-    pub fn sibling(&self) -> Database {
+    /// A database for the batch's task number `task`, with the same frontends and blob words
+    /// and nothing else: no inputs, no memos. A batch starts one per task, so that what it
+    /// keeps is bounded by the task at hand, not by all the repository's tasks, while the
+    /// words (small, and read from every blob of every base) are read once for the tasks that
+    /// share the blob ([`Database::forget_words_before`]).
+    pub fn for_task(&self, task: u32) -> Database {
         Database {
             storage: salsa::Storage::new(None),
             frontends: self.frontends.clone(),
             by_content: Arc::default(),
             words: self.words.clone(),
+            task,
             versions: Arc::default(),
         }
+    }
+
+    /// Forgets the words of the blobs that no snapshot of a task numbered `task` or higher has
+    /// held. A batch that numbers its tasks by their bases' age calls it as tasks finish, so
+    /// that the words kept follow the bases at hand, not every base the batch has seen: a blob
+    /// that returns in a later base is read again, which costs time, never an answer.
+    pub fn forget_words_before(&self, task: u32) {
+        self.words.retain(|_, kept| kept.last_task.load(Ordering::Relaxed) >= task);
     }
 
     /// Says that two blobs are versions of one file (a changed file at the base and at the
@@ -331,7 +364,13 @@ impl Database {
     pub fn snapshot_on_demand(&self, snapshot: &Snapshot, source: Box<dyn BlobSource + Send>) -> SnapshotIndex {
         let files = self
             .claimed(snapshot)
-            .map(|(path, entry, language)| (path.to_owned(), Slot::Blob { entry: entry.clone(), language }))
+            .map(|(path, entry, language)| {
+                // The blob's words, if kept, are now held by this task too.
+                if let Some(kept) = self.words.get(&(entry.id, language)) {
+                    kept.last_task.fetch_max(self.task, Ordering::Relaxed);
+                }
+                (path.to_owned(), Slot::Blob { entry: entry.clone(), language })
+            })
             .collect();
         SnapshotIndex {
             files: Arc::new(files),

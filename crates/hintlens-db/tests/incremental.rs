@@ -221,3 +221,25 @@ fn the_second_version_of_a_related_file_is_parsed_from_the_first() {
     assert_eq!(earlier, python.extract(base.read("a.py", &NoBlobs).unwrap().as_ref()));
     assert_eq!(later.definitions.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["f", "g"]);
 }
+
+#[test]
+fn blob_words_are_kept_while_a_task_at_hand_holds_the_blob() {
+    let (db, _) = logging_database();
+    let older = snapshot(&[("a.py", "def a(): pass\n"), ("b.py", "def b(): pass\n")]);
+    let newer = snapshot(&[("a.py", "def a(): pass\n"), ("b.py", "def b2(): pass\n")]);
+    let first = db.for_task(0);
+    let at_first = first.snapshot_on_demand(&older, Box::new(NoBlobs));
+    assert_eq!(at_first.occurrences(&first, "a"), 1);
+    assert_eq!(db.blobs_with_words(), 2);
+    // The second task's snapshot holds `a.py`'s blob too, not `b.py`'s older one.
+    let second = db.for_task(1);
+    let at_second = second.snapshot_on_demand(&newer, Box::new(NoBlobs));
+    first.forget_words_before(1);
+    assert_eq!(db.blobs_with_words(), 1, "only the words of the blob a task at hand holds");
+    assert_eq!(at_second.occurrences(&second, "b2"), 1);
+    assert_eq!(db.blobs_with_words(), 2);
+    // Forgotten words are read again when asked: the answer does not change.
+    assert_eq!(at_first.occurrences(&first, "b"), 1);
+    second.forget_words_before(2);
+    assert_eq!(db.blobs_with_words(), 0);
+}

@@ -41,6 +41,11 @@ pub enum Error {
         path: PathBuf,
         source: gix::Error,
     },
+    ReadCommit {
+        commit: ObjectId,
+        path: PathBuf,
+        source: gix::Error,
+    },
     BlobNotFound {
         id: ObjectId,
         /// The repository that was asked, if any.
@@ -64,6 +69,9 @@ impl fmt::Display for Error {
             Error::ReadTree { commit, path, source } => {
                 write!(f, "cannot read the tree of commit {commit} in {}: {source}", path.display())
             }
+            Error::ReadCommit { commit, path, source } => {
+                write!(f, "cannot read commit {commit} in {}: {source}", path.display())
+            }
             Error::BlobNotFound { id, path, source } => {
                 write!(f, "blob {id} not found")?;
                 match path {
@@ -86,6 +94,7 @@ impl std::error::Error for Error {
             Error::Open { source, .. }
             | Error::CommitNotFound { source, .. }
             | Error::ReadTree { source, .. }
+            | Error::ReadCommit { source, .. }
             | Error::BlobNotFound { source: Some(source), .. } => Some(source),
             Error::BlobNotFound { source: None, .. } | Error::NoSuchFile { .. } => None,
         }
@@ -154,6 +163,15 @@ impl Repository {
             })
             .collect();
         Ok(Snapshot::from_entries(entries))
+    }
+
+    /// When `commit` was committed, in seconds since the Unix epoch (what orders a batch's
+    /// tasks by their bases' age).
+    pub fn commit_time(&self, commit: ObjectId) -> Result<i64, Error> {
+        let repo = self.inner.to_thread_local();
+        let read_error = |source| Error::ReadCommit { commit, path: self.path.clone(), source };
+        let time = repo.find_commit(commit).map_err(read_error)?.time().map_err(read_error)?;
+        Ok(time.seconds)
     }
 
     /// A handle for reading blobs, meant to be created once per worker thread.
