@@ -32,7 +32,7 @@
 //! SWE-bench Pro interface, and non-source files of the code stage (```` ```md code docs/x.md ````)
 //! are the documentation change.
 
-use hintlens_db::Database;
+use hintlens_db::{Database, SnapshotIndex};
 use hintlens_hints::{
     Compat, Entity, Identifier, Projection, SelectOptions, Selection, Task, TaskFields, documentation_text, render,
     select_with, split_test_regions,
@@ -227,30 +227,52 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
         requirements: None,
         documentation: Some(&documentation),
     };
+    let select_all = |db: &Database, base_index: &SnapshotIndex, reference_index: &SnapshotIndex| {
+        let task = Task {
+            base: base_index,
+            reference: reference_index,
+            code: &reference.code,
+            test: &reference.test,
+            problem_statement: &scenario.problem_statement,
+        };
+        // `--by-path`: code and test told apart as a commit's diff is, by path and by the test
+        // regions of source files, instead of by the stages.
+        let by_path = {
+            let test_paths = db.test_paths();
+            let (code, test) = changes_between(&base, &reference.snapshot, &NoBlobs, |p| test_paths.is_test(p))
+                .map_err(|e| e.to_string())?;
+            split_test_regions(db, reference_index, code, test)
+        };
+        let by_path_task = Task { code: &by_path.0, test: &by_path.1, ..task };
+        let mut selections = BTreeMap::new();
+        for name in scenario.expected.keys() {
+            let by_path = name.split_whitespace().any(|w| w == "--by-path");
+            let (policy, options) = parse_policy(name)?;
+            let task = if by_path { &by_path_task } else { &task };
+            selections.insert(name.clone(), select_with(db, task, &fields, policy, &options));
+        }
+        Ok::<_, String>(selections)
+    };
     let base_index = db.index_snapshot(&base, || NoBlobs).map_err(|e| e.to_string())?;
     let reference_index = db.index_snapshot(&reference.snapshot, || NoBlobs).map_err(|e| e.to_string())?;
-    let task = Task {
-        base: &base_index,
-        reference: &reference_index,
-        code: &reference.code,
-        test: &reference.test,
-        problem_statement: &scenario.problem_statement,
-    };
-    // `--by-path`: code and test told apart as a commit's diff is, by path and by the test
-    // regions of source files, instead of by the stages.
-    let by_path = {
-        let test_paths = db.test_paths();
-        let (code, test) = changes_between(&base, &reference.snapshot, &NoBlobs, |p| test_paths.is_test(p))
-            .map_err(|e| e.to_string())?;
-        split_test_regions(&db, &reference_index, code, test)
-    };
-    let by_path_task = Task { code: &by_path.0, test: &by_path.1, ..task };
-    let mut selections = BTreeMap::new();
-    for name in scenario.expected.keys() {
-        let by_path = name.split_whitespace().any(|w| w == "--by-path");
-        let (policy, options) = parse_policy(name)?;
-        let task = if by_path { &by_path_task } else { &task };
-        selections.insert(name.clone(), select_with(&db, task, &fields, policy, &options));
+    let selections = select_all(&db, &base_index, &reference_index)?;
+    // A batch reads on demand what the answers need: the same answers.
+    let demand_db = Database::new(hintlens_batch::frontends());
+    let (base_demand, reference_demand) = (
+        demand_db.snapshot_on_demand(&base, Box::new(NoBlobs)),
+        demand_db.snapshot_on_demand(&reference.snapshot, Box::new(NoBlobs)),
+    );
+    let on_demand = select_all(&demand_db, &base_demand, &reference_demand)?;
+    for (name, full) in &selections {
+        let demand = &on_demand[name];
+        if demand != full {
+            let lines = |ids: &[Identifier]| ids.iter().map(describe).collect::<Vec<_>>().join("\n  ");
+            return Err(format!(
+                "`{name}` selects otherwise when read on demand:\n  {}\nthan when indexed up front:\n  {}",
+                lines(demand),
+                lines(full)
+            ));
+        }
     }
     Ok(Outcome { selections, patch, test_patch })
 }

@@ -570,6 +570,16 @@ impl SnapshotIndex {
             .map(|(path, slot)| (path.as_str(), slot))
     }
 
+    /// Whether the file at `path` can name `name` as an identifier: a word of its code holds it
+    /// ([`Words`]; always, for a name of more than one word). Nothing is parsed.
+    pub fn may_name(&self, db: &dyn Db, path: &str, name: &str) -> bool {
+        let Some(slot) = self.files.get(path) else { return false };
+        match words::word_of(name) {
+            Some(word) => self.words(db, path, slot).is_some_and(|w| w.in_code(word)),
+            None => true,
+        }
+    }
+
     /// The files that name `name` as an identifier — a word of their code, not of a comment or
     /// string ([`Words`]) — in path order, read on demand.
     pub fn files_naming(&self, db: &dyn Db, name: &str) -> Vec<(&str, SourceFile)> {

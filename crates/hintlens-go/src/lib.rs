@@ -120,6 +120,11 @@ impl Frontend for Go {
         false
     }
 
+    /// An import binds its package's name in the importing file only.
+    fn imports_are_members(&self) -> bool {
+        false
+    }
+
     fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
         if is_go_mod(path) { index.package.clone() } else { None }
     }

@@ -216,7 +216,7 @@ fn new_definitions(
         if let Some(owner) = owner {
             let owner_name = &index.definition(owner).name;
             keyword_owners.push((owner_name.clone(), qualified[owner as usize].clone()));
-            if d.constructor_keyword {
+            if d.constructor_keyword && frontend.keywords_from_types() {
                 takers_of = Some(owner_name.clone());
             }
         }
@@ -252,10 +252,12 @@ fn new_definitions(
 
 /// The callables of the reference snapshot that take their keywords from the type `owner`
 /// ([`hintlens_syntax::Definition::keywords_from`]), by simple and qualified name. Only files
-/// that name `owner` at all can hold one, which the per-file name sets answer cheaply.
+/// that name `owner` at all, in a language whose callables can take keywords from types
+/// ([`hintlens_syntax::Frontend::keywords_from_types`]), can hold one: only those are parsed.
 fn keyword_takers(db: &dyn Db, task: &Task<'_>, owner: &str) -> Vec<(String, String)> {
     let mut takers = Vec::new();
-    for (path, file) in task.reference.files_naming(db, owner) {
+    let files = task.reference.files_naming(db, owner);
+    for (path, file) in files.into_iter().filter(|(_, f)| db.frontend(f.language(db)).keywords_from_types()) {
         let index = file_index(db, file);
         for d in &index.definitions {
             if d.keywords_from.iter().any(|t| t == owner) {
@@ -530,6 +532,57 @@ fn string_path_uses(value: &str, span: hintlens_syntax::Span) -> Vec<Use> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hintlens_snapshot::{NoBlobs, Snapshot, changes_between};
+    use std::sync::{Arc, Mutex};
+
+    /// A Go struct's fields are keywords of its composite literals, and no callable takes its
+    /// keywords from a type in Go: a key of another type's literal (`options{Timeout: 2}`) does
+    /// not send the matcher parsing every file that names the struct for one.
+    #[test]
+    fn a_struct_field_set_by_a_test_reads_no_file_that_only_names_the_struct() {
+        let parsed = Arc::new(Mutex::new(0));
+        let count = parsed.clone();
+        let db = hintlens_db::Database::with_events(
+            vec![Box::new(hintlens_go::Go)],
+            Some(Box::new(move |event: salsa::Event| {
+                if let salsa::EventKind::WillExecute { database_key } = event.kind
+                    && format!("{database_key:?}").starts_with("file_index")
+                {
+                    *count.lock().unwrap() += 1;
+                }
+            })),
+        );
+        let snapshot = |files: &[(&str, &str)]| {
+            Snapshot::from_files(files.iter().map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())))
+        };
+        // Five files naming `Config`, each its own blob.
+        let unchanged: Vec<(String, String)> = (0..5)
+            .map(|i| (format!("app/use{i}.go"), format!("package app\n\nfunc use{i}(c Config) {{}}\n")))
+            .collect();
+        let unchanged: Vec<(&str, &str)> = unchanged.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let config = ("app/config.go", "package app\n\ntype Config struct {\n\tAddr string\n}\n");
+        let base = snapshot(&[unchanged.as_slice(), &[config]].concat());
+        let reference = snapshot(
+            &[
+                unchanged.as_slice(),
+                &[
+                    ("app/config.go", "package app\n\ntype Config struct {\n\tAddr    string\n\tTimeout int\n}\n"),
+                    (
+                        "app/config_test.go",
+                        "package app\n\ntype options struct{ Timeout int }\n\nfunc TestConfig() {\n\t_ = Config{Timeout: 1}\n\t_ = options{Timeout: 2}\n}\n",
+                    ),
+                ],
+            ]
+            .concat(),
+        );
+        let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
+        let (base, reference) =
+            (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
+        let task = Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "" };
+        let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+        assert_eq!(selected, ["app.Config.Timeout"]);
+        assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test: none of the files using Config");
+    }
 
     #[test]
     fn dotted_strings_use_each_component_after_the_first() {

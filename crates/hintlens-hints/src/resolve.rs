@@ -187,8 +187,20 @@ impl<'a> Resolver<'a> {
     /// followed. Of several bindings in one file the last one wins, as in Python
     /// (`from .impl import *` then `def swarm(): …` makes `swarm` the module's own).
     fn member(&self, module: &str, member: &str, rest: &[&str], target: &Target<'_>, depth: usize) -> Reach {
+        let files = self.module_files(module);
+        // A module whose imports are not its members has only its files' own definitions: only
+        // the files that name the member can define it, and only those are read.
+        if let Some(&(_, first)) = files.first()
+            && !self.db.frontend(first.language(self.db)).imports_are_members()
+        {
+            let defines =
+                files.iter().filter(|(path, _)| self.reference.may_name(self.db, path, member)).any(|&(_, file)| {
+                    file_index(self.db, file).definitions.iter().any(|d| d.parent.is_none() && d.name == member)
+                });
+            return if defines { Reach::Elsewhere } else { Reach::Unknown };
+        }
         let mut answer: Option<Reach> = None;
-        for (path, file) in self.module_files(module) {
+        for (path, file) in files {
             let using = Using::new(self.db, path, file);
             // (line, reach) of the last binding of `member` seen so far in this file.
             let mut last: Option<(u32, Reach)> = using
@@ -340,6 +352,41 @@ mod tests {
         assert!(!dotted_eq("pkg.mod.f", "pkg.mod.g"));
         assert!(dotted_eq("internal/server.Store", "github.com/acme/app/internal/server.Store"));
         assert!(!dotted_eq("", "f"));
+    }
+
+    /// A Go package's member is one of its files' own definitions: only the files whose code
+    /// names it are parsed, where every file of the package used to be.
+    #[test]
+    fn a_member_of_a_closed_module_is_looked_for_only_in_the_files_naming_it() {
+        use std::sync::{Arc, Mutex};
+        let parsed = Arc::new(Mutex::new(0));
+        let count = parsed.clone();
+        let db = hintlens_db::Database::with_events(
+            vec![Box::new(hintlens_go::Go)],
+            Some(Box::new(move |event: salsa::Event| {
+                if let salsa::EventKind::WillExecute { database_key } = event.kind
+                    && format!("{database_key:?}").starts_with("file_index")
+                {
+                    *count.lock().unwrap() += 1;
+                }
+            })),
+        );
+        let files = [
+            ("limits/limit.go", "package limits\n\nfunc Limit() int { return 1 }\n"),
+            ("limits/other.go", "package limits\n\nfunc other() {}\n"),
+            ("limits/doc.go", "// Package limits: see Limit.\npackage limits\n"),
+        ];
+        let snapshot =
+            hintlens_snapshot::Snapshot::from_files(files.iter().map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())));
+        let reference = db.snapshot_on_demand(&snapshot, Box::new(hintlens_snapshot::NoBlobs));
+        let resolver = Resolver::new(&db, &reference);
+        let elsewhere = Target { qualified_name: "limits.Other" };
+        assert_eq!(resolver.spelled(&["limits", "Missing"], &elsewhere, 0), Reach::Unknown);
+        assert_eq!(*parsed.lock().unwrap(), 0, "no file names `Missing`; a comment names nothing");
+        assert_eq!(resolver.spelled(&["limits", "Limit"], &elsewhere, 0), Reach::Elsewhere);
+        assert_eq!(*parsed.lock().unwrap(), 1, "only limits/limit.go");
+        let limit = Target { qualified_name: "limits.Limit" };
+        assert_eq!(resolver.spelled(&["limits", "Limit"], &limit, 0), Reach::Resolved);
     }
 
     #[test]

@@ -105,6 +105,11 @@ impl Frontend for Java {
         true
     }
 
+    /// `import a.B;` lets the importing file write `B`; it adds nothing to the file's class.
+    fn imports_are_members(&self) -> bool {
+        false
+    }
+
     fn test_patterns(&self) -> &'static [&'static str] {
         &["src/test/", "*Test.java", "*Tests.java", "*IT.java"]
     }

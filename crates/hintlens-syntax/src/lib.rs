@@ -654,6 +654,22 @@ pub trait Frontend: Send + Sync + 'static {
         false
     }
 
+    /// Whether a callable can take its keyword arguments from a type's properties
+    /// ([`Definition::keywords_from`]: TypeScript's React props and options objects). Where none
+    /// can, a type's constructor keywords (a Go struct's fields) have no other takers to look for.
+    fn keywords_from_types(&self) -> bool {
+        false
+    }
+
+    /// Whether a module's imports are members of it, so that `module.name` can reach what one
+    /// of its files imports as `name`: Python's `from .impl import run` in `pkg/__init__.py`
+    /// makes `pkg.run`, as do Rust's `pub use` and TypeScript's `export … from` (the default).
+    /// Where imports bind only in the importing file (Go, Java), a module's members are its
+    /// files' own top-level definitions, and a lookup reads only the files that name the member.
+    fn imports_are_members(&self) -> bool {
+        true
+    }
+
     /// Whether a bare name can name a member of a type (a method, a field): in Java it can, an
     /// inherited method called without `this.`; in Go a bare name is only ever package-level,
     /// so `IfNoMatch(d)` is the function, never a struct field or interface method of that name.

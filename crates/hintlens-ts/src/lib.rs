@@ -145,6 +145,10 @@ impl Frontend for Script {
     }
 
     /// `#private` names, TypeScript's `private`, and the `_` convention.
+    fn keywords_from_types(&self) -> bool {
+        true
+    }
+
     fn is_private(&self, def: &Definition) -> bool {
         def.name.starts_with('#')
             || def.name.starts_with('_')
