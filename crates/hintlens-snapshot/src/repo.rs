@@ -1,7 +1,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use gix::objs::tree::EntryKind;
 
@@ -107,7 +107,15 @@ impl std::error::Error for Error {
 pub struct Repository {
     inner: gix::ThreadSafeRepository,
     path: PathBuf,
+    /// A handle with an object cache for reading snapshots' trees, lent to one thread at a
+    /// time: a batch's bases share most of their trees. Measured on jackson-databind's tasks
+    /// (perf samples of `batch --jobs 1`): reading snapshots went from 14% of the batch to 10%,
+    /// the trees' decompression within it from a third to almost nothing.
+    trees: Arc<Mutex<Option<gix::Repository>>>,
 }
+
+/// The object cache of [`Repository::snapshot`]'s handle: a few commits' trees.
+const TREE_CACHE_BYTES: usize = 8 << 20;
 
 impl fmt::Debug for Repository {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -123,7 +131,7 @@ impl Repository {
         // the user's global git config or on GIT_* environment variables.
         let inner = gix::ThreadSafeRepository::open_opts(path, gix::open::Options::isolated())
             .map_err(|source| Error::Open { path: path.to_owned(), source })?;
-        Ok(Repository { inner, path: path.to_owned() })
+        Ok(Repository { inner, path: path.to_owned(), trees: Arc::default() })
     }
 
     pub fn path(&self) -> &Path {
@@ -142,7 +150,19 @@ impl Repository {
     /// All files of `commit`'s tree. Submodules (gitlinks) are skipped; symlinks are recorded
     /// with [`Mode::Symlink`] and their target as content.
     pub fn snapshot(&self, commit: ObjectId) -> Result<Snapshot, Error> {
-        let repo = self.inner.to_thread_local();
+        // The cached handle if no other thread has it (then it is put back), else a fresh one.
+        let cached = self.trees.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let repo = cached.unwrap_or_else(|| {
+            let mut repo = self.inner.to_thread_local();
+            repo.object_cache_size(TREE_CACHE_BYTES);
+            repo
+        });
+        let snapshot = self.snapshot_with(&repo, commit);
+        self.trees.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(repo);
+        snapshot
+    }
+
+    fn snapshot_with(&self, repo: &gix::Repository, commit: ObjectId) -> Result<Snapshot, Error> {
         let read_error = |source| Error::ReadTree { commit, path: self.path.clone(), source };
         let tree = repo.find_commit(commit).and_then(|commit| commit.tree()).map_err(read_error)?;
         let mut recorder = gix::traverse::tree::Recorder::default();

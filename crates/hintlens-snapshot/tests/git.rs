@@ -355,3 +355,40 @@ fn changes_between_two_commits_agrees_with_their_git_diff() {
     assert_eq!(code.files.len(), patched.code.files.len() + 1, "{code:?}");
     assert_eq!(test.files.keys().collect::<Vec<_>>(), ["tests/test_edit.py"]);
 }
+
+/// Snapshots of commits sharing trees, read one after the other (the cached tree handle) and
+/// from several threads at once (a fresh handle for all but one), are each the commit's own.
+#[test]
+fn snapshots_read_again_and_at_once_are_the_commits_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = sample_repo(dir.path());
+    write(dir.path(), "src/pkg/mod.py", b"def f():\n    return 2\n");
+    write(dir.path(), "src/pkg/new.py", b"x = 1\n");
+    let second = commit(dir.path(), "second");
+    let repo = Repository::open(dir.path()).unwrap();
+    let ids = [repo.resolve_commit(&first).unwrap(), repo.resolve_commit(&second).unwrap()];
+    let expected: Vec<Vec<(String, String)>> = ids
+        .iter()
+        .map(|&id| {
+            let snapshot = repo.snapshot(id).unwrap();
+            snapshot.iter().map(|(p, e)| (p.to_owned(), e.id.to_string())).collect()
+        })
+        .collect();
+    assert_eq!(expected[0].len() + 1, expected[1].len());
+    assert_ne!(expected[0], expected[1]);
+    std::thread::scope(|scope| {
+        for round in 0..8 {
+            let (repo, expected) = (&repo, &expected);
+            scope.spawn(move || {
+                for (i, &id) in ids.iter().enumerate().cycle().skip(round % 2).take(6) {
+                    let snapshot = repo.snapshot(id).unwrap();
+                    let listing: Vec<(String, String)> =
+                        snapshot.iter().map(|(p, e)| (p.to_owned(), e.id.to_string())).collect();
+                    assert_eq!(listing, expected[i]);
+                }
+            });
+        }
+    });
+    // Both commits were made at the date the test's git is given.
+    assert_eq!(repo.commit_time(ids[0]).unwrap(), 1_704_067_200);
+}
