@@ -134,7 +134,7 @@ fn name_hash(name: &str) -> u64 {
 }
 
 /// A snapshot file some frontend claims.
-type Claimed<'a> = (&'a str, &'a hintlens_snapshot::Entry, LanguageId);
+type Claimed<'a> = (&'a Arc<str>, &'a hintlens_snapshot::Entry, LanguageId);
 
 type EventCallback = Box<dyn Fn(salsa::Event) + Send + Sync + 'static>;
 
@@ -355,8 +355,8 @@ impl Database {
         open_source: impl Fn() -> S + Sync,
     ) -> Result<SnapshotIndex, hintlens_snapshot::Error> {
         let claimed: Vec<Claimed<'_>> = self.claimed(snapshot).collect();
-        let files = self.index_claimed(&claimed, open_source)?.into_iter().collect();
-        Ok(SnapshotIndex::from_files(files))
+        let files = self.index_claimed(&claimed, open_source)?.into_iter().map(|(p, f)| (p, Slot::Ready(f))).collect();
+        Ok(SnapshotIndex { files: Arc::new(files), blobs: None })
     }
 
     /// The claimed files of `snapshot`, read and indexed only when a query needs them (see
@@ -369,7 +369,7 @@ impl Database {
                 if let Some(kept) = self.words.get(&(entry.id, language)) {
                     kept.last_task.fetch_max(self.task, Ordering::Relaxed);
                 }
-                (path.to_owned(), Slot::Blob { entry: entry.clone(), language })
+                (path.clone(), Slot::Blob { entry: entry.clone(), language })
             })
             .collect();
         SnapshotIndex {
@@ -404,7 +404,7 @@ impl Database {
     }
 
     fn claimed<'s>(&'s self, snapshot: &'s Snapshot) -> impl Iterator<Item = Claimed<'s>> + 's {
-        snapshot.iter().filter_map(|(path, entry)| {
+        snapshot.entries().filter_map(|(path, entry)| {
             if entry.mode == hintlens_snapshot::Mode::Symlink {
                 return None;
             }
@@ -416,7 +416,7 @@ impl Database {
         &self,
         claimed: &[Claimed<'_>],
         open_source: impl Fn() -> S + Sync,
-    ) -> Result<Vec<(String, SourceFile)>, hintlens_snapshot::Error> {
+    ) -> Result<Vec<(Arc<str>, SourceFile)>, hintlens_snapshot::Error> {
         // A database handle is `Send` but not `Sync`, and a git reader is not `Sync` either:
         // each piece of work rayon splits off gets its own of both (`map_init`), so that files
         // are handed out one by one and the threads finish together.
@@ -433,7 +433,7 @@ impl Database {
                     // Index now, on this worker, so the whole snapshot is parsed in parallel.
                     file_index(db, file);
                     file_names(db, file);
-                    Ok((path.to_owned(), file))
+                    Ok((path.clone(), file))
                 },
             )
             .collect()
@@ -449,7 +449,8 @@ impl Database {
 /// words of every blob once per database but parse only the files whose words hold the name.
 #[derive(Clone, Default)]
 pub struct SnapshotIndex {
-    files: Arc<BTreeMap<String, Slot>>,
+    /// Keyed by the snapshot's own path strings, shared, not copied.
+    files: Arc<BTreeMap<Arc<str>, Slot>>,
     blobs: Option<Arc<Blobs>>,
 }
 
@@ -474,7 +475,10 @@ struct Blobs {
 
 impl SnapshotIndex {
     pub fn from_files(files: BTreeMap<String, SourceFile>) -> SnapshotIndex {
-        SnapshotIndex { files: Arc::new(files.into_iter().map(|(p, f)| (p, Slot::Ready(f))).collect()), blobs: None }
+        SnapshotIndex {
+            files: Arc::new(files.into_iter().map(|(p, f)| (Arc::from(p), Slot::Ready(f))).collect()),
+            blobs: None,
+        }
     }
 
     /// The input of `path`, read (and interned) on first need. `None` when the snapshot has no
@@ -515,7 +519,7 @@ impl SnapshotIndex {
 
     /// Every source file's path and language, in path order (nothing is read).
     pub fn paths<'s>(&'s self, db: &'s dyn Db) -> impl Iterator<Item = (&'s str, LanguageId)> + 's {
-        self.files.iter().map(move |(path, slot)| (path.as_str(), self.language(db, slot)))
+        self.files.iter().map(move |(path, slot)| (&**path, self.language(db, slot)))
     }
 
     pub fn len(&self) -> usize {
@@ -567,7 +571,7 @@ impl SnapshotIndex {
             .range::<str, _>((std::ops::Bound::Included(prefix.as_str()), std::ops::Bound::Unbounded))
             .take_while(move |(path, _)| path.starts_with(&prefix))
             .filter(move |(path, slot)| !path[depth..].contains('/') && self.language(db, slot) == language)
-            .map(|(path, slot)| (path.as_str(), slot))
+            .map(|(path, slot)| (&**path, slot))
     }
 
     /// Whether the file at `path` can name `name` as an identifier: a word of its code holds it
@@ -599,7 +603,7 @@ impl SnapshotIndex {
                 .files
                 .iter()
                 .filter(|(path, slot)| self.file(db, path, slot).is_some_and(|f| file_names(db, f).contains(name)))
-                .map(|(path, slot)| (path.as_str(), slot))
+                .map(|(path, slot)| (&**path, slot))
                 .collect();
         };
         // In a language that reserves the word, it is no identifier.
@@ -613,7 +617,7 @@ impl SnapshotIndex {
                     .or_insert_with(|| db.frontend(language).keywords().binary_search(&name).is_ok());
                 !keyword && self.words(db, path, slot).is_some_and(|w| w.in_code(word))
             })
-            .map(|(path, slot)| (path.as_str(), slot))
+            .map(|(path, slot)| (&**path, slot))
             .collect()
     }
 

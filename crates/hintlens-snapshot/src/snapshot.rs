@@ -101,6 +101,12 @@ impl Snapshot {
 
     /// All files in path order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Entry)> {
+        self.entries().map(|(path, entry)| (&**path, entry))
+    }
+
+    /// [`Snapshot::iter`] with the paths as the snapshot holds them, so that an index keyed by
+    /// path can share them instead of copying each.
+    pub fn entries(&self) -> impl Iterator<Item = (&Arc<str>, &Entry)> {
         Merge { base: self.base.iter().peekable(), overlay: self.overlay.iter().peekable() }
     }
 
@@ -148,7 +154,7 @@ struct Merge<'a> {
 }
 
 impl<'a> Iterator for Merge<'a> {
-    type Item = (&'a str, &'a Entry);
+    type Item = (&'a Arc<str>, &'a Entry);
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -159,7 +165,7 @@ impl<'a> Iterator for Merge<'a> {
                 (Some((base, _)), Some((overlay, _))) => base.cmp(overlay),
             };
             match order {
-                Ordering::Less => return self.base.next().map(|(path, entry)| (&**path, entry)),
+                Ordering::Less => return self.base.next(),
                 Ordering::Equal => {
                     self.base.next();
                 }
