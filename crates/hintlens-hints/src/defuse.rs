@@ -532,29 +532,15 @@ fn string_path_uses(value: &str, span: hintlens_syntax::Span) -> Vec<Use> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hintlens_snapshot::{NoBlobs, Snapshot, changes_between};
-    use std::sync::{Arc, Mutex};
+    use crate::test_support::snapshot;
+    use hintlens_snapshot::{NoBlobs, changes_between};
 
     /// A Go struct's fields are keywords of its composite literals, and no callable takes its
     /// keywords from a type in Go: a key of another type's literal (`options{Timeout: 2}`) does
     /// not send the matcher parsing every file that names the struct for one.
     #[test]
     fn a_struct_field_set_by_a_test_reads_no_file_that_only_names_the_struct() {
-        let parsed = Arc::new(Mutex::new(0));
-        let count = parsed.clone();
-        let db = hintlens_db::Database::with_events(
-            vec![Box::new(hintlens_go::Go)],
-            Some(Box::new(move |event: salsa::Event| {
-                if let salsa::EventKind::WillExecute { database_key } = event.kind
-                    && format!("{database_key:?}").starts_with("file_index")
-                {
-                    *count.lock().unwrap() += 1;
-                }
-            })),
-        );
-        let snapshot = |files: &[(&str, &str)]| {
-            Snapshot::from_files(files.iter().map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())))
-        };
+        let (db, parsed) = crate::test_support::go_database_counting_parses();
         // Five files naming `Config`, each its own blob.
         let unchanged: Vec<(String, String)> = (0..5)
             .map(|i| (format!("app/use{i}.go"), format!("package app\n\nfunc use{i}(c Config) {{}}\n")))

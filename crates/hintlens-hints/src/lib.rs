@@ -30,6 +30,8 @@ mod pro;
 mod render;
 mod resolve;
 mod strings;
+#[cfg(test)]
+mod test_support;
 
 pub use describe::{Description, DescriptionProvider, Descriptions, Want, description_key};
 pub use documentation::{documentation_of_changes, documentation_text};

@@ -358,26 +358,13 @@ mod tests {
     /// names it are parsed, where every file of the package used to be.
     #[test]
     fn a_member_of_a_closed_module_is_looked_for_only_in_the_files_naming_it() {
-        use std::sync::{Arc, Mutex};
-        let parsed = Arc::new(Mutex::new(0));
-        let count = parsed.clone();
-        let db = hintlens_db::Database::with_events(
-            vec![Box::new(hintlens_go::Go)],
-            Some(Box::new(move |event: salsa::Event| {
-                if let salsa::EventKind::WillExecute { database_key } = event.kind
-                    && format!("{database_key:?}").starts_with("file_index")
-                {
-                    *count.lock().unwrap() += 1;
-                }
-            })),
-        );
+        let (db, parsed) = crate::test_support::go_database_counting_parses();
         let files = [
             ("limits/limit.go", "package limits\n\nfunc Limit() int { return 1 }\n"),
             ("limits/other.go", "package limits\n\nfunc other() {}\n"),
             ("limits/doc.go", "// Package limits: see Limit.\npackage limits\n"),
         ];
-        let snapshot =
-            hintlens_snapshot::Snapshot::from_files(files.iter().map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())));
+        let snapshot = crate::test_support::snapshot(&files);
         let reference = db.snapshot_on_demand(&snapshot, Box::new(hintlens_snapshot::NoBlobs));
         let resolver = Resolver::new(&db, &reference);
         let elsewhere = Target { qualified_name: "limits.Other" };
