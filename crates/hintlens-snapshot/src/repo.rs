@@ -112,14 +112,11 @@ pub struct Repository {
     trees: Arc<Mutex<Option<Trees>>>,
 }
 
-/// The object cache of [`Trees`]' handle: a few commits' trees.
-const TREE_CACHE_BYTES: usize = 8 << 20;
-
-/// A handle whose object cache holds the trees it decompressed, and the directories the last
-/// snapshot read, each as its files with their full paths: a later snapshot reads only the
-/// trees that changed, and shares the paths of the others. Measured on jackson-databind's tasks
-/// (perf samples of `batch --jobs 1`), reading snapshots took 14% of the batch with a fresh
-/// handle per snapshot, 10% with the object cache alone.
+/// A handle, and the directories the last snapshot read, each as its files with their full
+/// paths: a later snapshot reads only the trees that changed, and shares the paths of the
+/// others. Measured on jackson-databind's tasks (perf samples of `batch --jobs 1`), reading
+/// snapshots took 14% of the batch with a fresh handle per snapshot and 8% this way; an object
+/// cache on the handle as well saved about 1% more for several MB, and was left out.
 struct Trees {
     repo: gix::Repository,
     /// By directory path and tree id.
@@ -225,11 +222,7 @@ impl Repository {
         // What the last snapshot kept if no other thread has it (then it is put back after),
         // else a fresh start.
         let kept = self.trees.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let mut trees = kept.unwrap_or_else(|| {
-            let mut repo = self.inner.to_thread_local();
-            repo.object_cache_size(TREE_CACHE_BYTES);
-            Trees { repo, dirs: HashMap::new() }
-        });
+        let mut trees = kept.unwrap_or_else(|| Trees { repo: self.inner.to_thread_local(), dirs: HashMap::new() });
         let snapshot =
             trees.snapshot(commit).map_err(|source| Error::ReadTree { commit, path: self.path.clone(), source });
         self.trees.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(trees);
