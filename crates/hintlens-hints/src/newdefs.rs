@@ -21,10 +21,11 @@ pub(crate) struct ChangedFile<'t> {
 }
 
 impl ChangedFile<'_> {
-    /// The (qualified name, kind) of every definition B had where this file's definitions are
-    /// compared: in its counterpart, and in the other files of B in the same directory and the
+    /// The (qualified name, kind) of the definitions B had where this file's definitions are
+    /// compared — in its counterpart, and in the other files of B in the same directory and the
     /// same namespace ([`hintlens_syntax::Frontend::namespace`]: a Go package, a Java package),
-    /// whose names the file shares — a definition moved between them is no news.
+    /// whose names the file shares: a definition moved between them is no news. Only those
+    /// sharing a simple name with one of this file's are listed: the others cannot match.
     pub fn at_base(&self, db: &dyn Db) -> HashSet<(String, DefKind)> {
         self.at_base_for(db, |_| true)
     }
@@ -33,14 +34,24 @@ impl ChangedFile<'_> {
     /// the counterpart's definitions all, the siblings' only where a wanted definition is
     /// missing from the counterpart.
     pub fn at_base_for(&self, db: &dyn Db, wanted: impl Fn(DefId) -> bool) -> HashSet<(String, DefKind)> {
+        let index = file_index(db, self.file);
+        // A definition of B shares a wanted one's qualified name only if it shares its simple
+        // name (a qualified name ends with it): the others' qualified names are not built.
+        let names: HashSet<&str> = index
+            .definitions
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| wanted(i as DefId))
+            .map(|(_, d)| d.name.as_str())
+            .collect();
         let definitions = |(path, b): (&str, SourceFile)| -> Vec<(String, DefKind)> {
-            file_index(db, b).definitions.iter().map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
+            let named = file_index(db, b).definitions.iter().filter(|d| names.contains(d.name.as_str()));
+            named.map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
         };
         let mut at_base: HashSet<(String, DefKind)> = self.base.into_iter().flat_map(definitions).collect();
         // Only a sibling that names every part of a local name the counterpart lacks
         // (`Store.SetLimit`: `Store` and `SetLimit`) can define it: the others are not read (a
         // Java package directory holds hundreds of files).
-        let index = file_index(db, self.file);
         let mut missing: Vec<Vec<&str>> = index
             .definitions
             .iter()
