@@ -40,7 +40,13 @@ impl Words {
         code.dedup();
         other.sort_unstable();
         other.dedup();
-        other.retain(|h| code.binary_search(h).is_err());
+        // Text words that are code words too count once, as code: both lists are sorted, so one
+        // walk along `code` removes them.
+        let mut in_code = code.iter().peekable();
+        other.retain(|h| {
+            while in_code.next_if(|&c| c < h).is_some() {}
+            in_code.peek() != Some(&h)
+        });
         Words { code: code.into(), text: other.into() }
     }
 
