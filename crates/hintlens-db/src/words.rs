@@ -74,30 +74,9 @@ impl Words {
 /// `SEEN - 1 - i`, never belongs to it.
 const SEEN: usize = 1024;
 
-/// A word's hash: eight bytes at a time, each folded in by a full 64×64→128-bit multiply
-/// (wyhash's "mum"), which mixes every input bit into every output bit — FNV's byte at a time
-/// showed in profiles of a batch, which hashes every word of every base blob, and a plain
-/// multiply (FxHash's) lets two chunks' differences cancel (4,200 collisions in 200,000
-/// `name_{i}`, against the 5 that 32 bits give by chance).
+/// A word's hash: the low half of [`hintlens_syntax::name_hash`].
 fn word_hash(word: &[u8]) -> u32 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mum = |a: u64, b: u64| {
-        let product = u128::from(a) * u128::from(b);
-        (product as u64) ^ ((product >> 64) as u64)
-    };
-    let mut h = word.len() as u64 ^ 0xe703_7ed1_a0b4_28db;
-    let mut chunks = word.chunks_exact(8);
-    for chunk in &mut chunks {
-        let bytes: [u8; 8] = chunk.try_into().unwrap_or_default();
-        h = mum(h ^ u64::from_le_bytes(bytes), K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut bytes = [0u8; 8];
-        bytes[..rest.len()].copy_from_slice(rest);
-        h = mum(h ^ u64::from_le_bytes(bytes), K);
-    }
-    mum(h, 0x8ebc_6af0_9c88_c6e3) as u32
+    hintlens_syntax::name_hash(word) as u32
 }
 
 /// The hash of `name` when it is one word (`fetch_all`, `$http`, `größe`); `None` when it is

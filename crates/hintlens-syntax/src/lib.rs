@@ -752,10 +752,32 @@ pub fn is_identifier(text: &str) -> bool {
         && text.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// A stable 64-bit hash of a name (FNV-1a: fast on the short strings identifiers are, and the
-/// same in every run), for sets of names that must cost no allocation per name.
+/// A stable 64-bit hash of a name (the same in every run), for sets of names that must cost no
+/// allocation per name: scopes, name sets, and the words of every base blob a batch reads.
+/// Eight bytes at a time, each folded in by a full 64×64→128-bit multiply (wyhash's "mum"),
+/// which mixes every input bit into every output bit, so that its low 32 bits are a hash too.
+/// FNV's byte at a time showed in profiles of a batch; a plain multiply (FxHash's) lets two
+/// chunks' differences cancel (4,200 collisions in the low 32 bits of 200,000 `name_{i}`,
+/// against the 5 that 32 bits give by chance).
 pub fn name_hash(name: &[u8]) -> u64 {
-    name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mum = |a: u64, b: u64| {
+        let product = u128::from(a) * u128::from(b);
+        (product as u64) ^ ((product >> 64) as u64)
+    };
+    let mut h = name.len() as u64 ^ 0xe703_7ed1_a0b4_28db;
+    let mut chunks = name.chunks_exact(8);
+    for chunk in &mut chunks {
+        let bytes: [u8; 8] = chunk.try_into().unwrap_or_default();
+        h = mum(h ^ u64::from_le_bytes(bytes), K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut bytes = [0u8; 8];
+        bytes[..rest.len()].copy_from_slice(rest);
+        h = mum(h ^ u64::from_le_bytes(bytes), K);
+    }
+    mum(h, 0x8ebc_6af0_9c88_c6e3)
 }
 
 /// A new module as a definition ([`Frontend::module_definition`]).
