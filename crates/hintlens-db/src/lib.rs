@@ -154,17 +154,12 @@ pub struct Database {
     versions: Arc<Versions>,
 }
 
-/// A blob's words and the highest task number whose snapshot held the blob.
+/// A blob's words and the highest task number whose snapshot held the blob: set when the words
+/// are read, raised when a later task's snapshot is built ([`Database::snapshot_on_demand`]),
+/// not on every lookup.
 struct KeptWords {
     words: Arc<Words>,
     last_task: AtomicU32,
-}
-
-impl KeptWords {
-    fn held_by(&self, task: u32) -> Arc<Words> {
-        self.last_task.fetch_max(task, Ordering::Relaxed);
-        self.words.clone()
-    }
 }
 
 /// A blob in one language.
@@ -213,11 +208,11 @@ impl Db for Database {
         load: &Load<'_>,
     ) -> Result<Arc<Words>, hintlens_snapshot::Error> {
         if let Some(kept) = self.words.get(&(id, language)) {
-            return Ok(kept.held_by(self.task));
+            return Ok(kept.words.clone());
         }
         let words = Arc::new(Words::of(&load()?, self.frontend(language).lexical()));
         let kept = KeptWords { words, last_task: AtomicU32::new(self.task) };
-        Ok(self.words.entry((id, language)).or_insert(kept).held_by(self.task))
+        Ok(self.words.entry((id, language)).or_insert(kept).words.clone())
     }
 
     fn earlier_parse(&self, file: SourceFile) -> Option<Earlier> {

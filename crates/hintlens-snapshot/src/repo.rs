@@ -148,9 +148,9 @@ impl Trees {
         read: &mut HashMap<(Arc<str>, ObjectId), Arc<[Item]>>,
     ) -> Result<Arc<[Item]>, gix::Error> {
         let key = (Arc::<str>::from(path), id);
-        if let Some(items) = self.dirs.get(&key).or_else(|| read.get(&key)).cloned() {
+        if let Some(items) = self.dirs.get(&key) {
             read.insert(key, items.clone());
-            return Ok(items);
+            return Ok(items.clone());
         }
         let tree = self.repo.find_tree(id)?;
         let mut items = Vec::new();
