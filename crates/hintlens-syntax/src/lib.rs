@@ -771,11 +771,19 @@ pub fn name_hash(name: &[u8]) -> u64 {
         let bytes: [u8; 8] = chunk.try_into().unwrap_or_default();
         h = mum(h ^ u64::from_le_bytes(bytes), K);
     }
+    // The last 1 to 7 bytes, zero-padded, without copying them out (the copy was a call per
+    // word): two overlapping 4-byte reads, or the first, middle and last byte, each shifted
+    // to its place; where reads overlap they hold the same bytes, so OR-ing them is exact.
     let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut bytes = [0u8; 8];
-        bytes[..rest.len()].copy_from_slice(rest);
-        h = mum(h ^ u64::from_le_bytes(bytes), K);
+    let n = rest.len();
+    if n > 0 {
+        let tail = if n >= 4 {
+            let word = |at: usize| u64::from(u32::from_le_bytes([rest[at], rest[at + 1], rest[at + 2], rest[at + 3]]));
+            word(0) | (word(n - 4) << (8 * (n - 4)))
+        } else {
+            u64::from(rest[0]) | (u64::from(rest[n / 2]) << (8 * (n / 2))) | (u64::from(rest[n - 1]) << (8 * (n - 1)))
+        };
+        h = mum(h ^ tail, K);
     }
     mum(h, 0x8ebc_6af0_9c88_c6e3)
 }
@@ -870,6 +878,51 @@ pub fn flatten_whitespace(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Word sets keep only the low 32 bits of a name's hash, so those must collide no more
+    /// than chance: for 200,000 names, about 5 pairs. Families of names that differ in one
+    /// place (a counter at the end, at the start, in the middle, names of every length up to
+    /// 20) are where weak mixing shows.
+    #[test]
+    fn the_low_half_of_a_name_hash_collides_as_rarely_as_chance() {
+        let families: [fn(u32) -> String; 4] = [
+            |i| format!("name_{i}"),
+            |i| format!("{i}_name"),
+            |i| format!("get{i}Value"),
+            |i| "x".repeat(i as usize % 20 + 1) + &format!("{:x}", i / 20),
+        ];
+        for (f, family) in families.iter().enumerate() {
+            let mut low: Vec<u32> = (0..200_000).map(|i| name_hash(family(i).as_bytes()) as u32).collect();
+            low.sort_unstable();
+            let collisions = low.windows(2).filter(|w| w[0] == w[1]).count();
+            assert!(collisions < 30, "family {f}: {collisions} collisions in 200,000 names");
+        }
+        assert_ne!(name_hash(b"ab"), name_hash(b"ab\0"), "the length is part of the hash");
+        assert_ne!(name_hash(b"abcd"), name_hash(b"abdc"));
+    }
+
+    /// The tail of a name (its last 1 to 7 bytes) is read in overlapping pieces; the number
+    /// they make must be the tail zero-padded, whatever its length.
+    #[test]
+    fn a_name_hash_reads_its_tail_as_the_zero_padded_bytes() {
+        let padded = |name: &[u8]| {
+            let mum = |a: u64, b: u64| {
+                let product = u128::from(a) * u128::from(b);
+                (product as u64) ^ ((product >> 64) as u64)
+            };
+            let mut h = name.len() as u64 ^ 0xe703_7ed1_a0b4_28db;
+            for chunk in name.chunks(8) {
+                let mut bytes = [0u8; 8];
+                bytes[..chunk.len()].copy_from_slice(chunk);
+                h = mum(h ^ u64::from_le_bytes(bytes), 0x517c_c1b7_2722_0a95);
+            }
+            mum(h, 0x8ebc_6af0_9c88_c6e3)
+        };
+        let text: Vec<u8> = (1..=40u8).map(|b| b.wrapping_mul(37) ^ 0xa5).collect();
+        for len in 0..=text.len() {
+            assert_eq!(name_hash(&text[..len]), padded(&text[..len]), "length {len}");
+        }
+    }
 
     #[test]
     fn path_components_keep_byte_ranges_of_the_text_as_written() {
