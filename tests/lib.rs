@@ -258,10 +258,14 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
     let selections = select_all(&db, &base_index, &reference_index)?;
     // A batch reads on demand what the answers need: the same answers.
     let demand_db = Database::new(hintlens_batch::frontends());
-    let (base_demand, reference_demand) = (
-        demand_db.snapshot_on_demand(&base, Box::new(NoBlobs)),
-        demand_db.snapshot_on_demand(&reference.snapshot, Box::new(NoBlobs)),
-    );
+    let base_demand = demand_db.snapshot_on_demand(&base, Box::new(NoBlobs));
+    // As a batch does: the reference's files derived from the base's, which must list what
+    // indexing the reference afresh lists.
+    let reference_demand = demand_db.derive_on_demand(&base, &base_demand, &reference.snapshot, Box::new(NoBlobs));
+    let afresh = demand_db.snapshot_on_demand(&reference.snapshot, Box::new(NoBlobs));
+    if !reference_demand.paths(&demand_db).eq(afresh.paths(&demand_db)) {
+        return Err("the reference's files derived from the base's differ from those indexed afresh".into());
+    }
     let on_demand = select_all(&demand_db, &base_demand, &reference_demand)?;
     for (name, full) in &selections {
         let demand = &on_demand[name];

@@ -138,10 +138,9 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         ),
         IndexMode::Demand => {
             relate_versions(db, &base, &reference);
-            (
-                db.snapshot_on_demand(&base, Box::new(repo.reader())),
-                db.snapshot_on_demand(&reference.snapshot, Box::new(repo.reader())),
-            )
+            let base_index = db.snapshot_on_demand(&base, Box::new(repo.reader()));
+            let reference_index = db.derive_on_demand(&base, &base_index, &reference.snapshot, Box::new(repo.reader()));
+            (base_index, reference_index)
         }
     };
     let Reference { snapshot: reference_snapshot, code, test, notes: reference_notes } = reference;

@@ -351,7 +351,7 @@ impl Database {
     ) -> Result<SnapshotIndex, hintlens_snapshot::Error> {
         let claimed: Vec<Claimed<'_>> = self.claimed(snapshot).collect();
         let files = self.index_claimed(&claimed, open_source)?.into_iter().map(|(p, f)| (p, Slot::Ready(f))).collect();
-        Ok(SnapshotIndex { files: Arc::new(files), blobs: None })
+        Ok(SnapshotIndex { files: Arc::new(Files::in_path_order(files)), blobs: None })
     }
 
     /// The claimed files of `snapshot`, read and indexed only when a query needs them (see
@@ -368,7 +368,44 @@ impl Database {
             })
             .collect();
         SnapshotIndex {
-            files: Arc::new(files),
+            files: Arc::new(Files::in_path_order(files)),
+            blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
+        }
+    }
+
+    /// [`Database::snapshot_on_demand`] of `snapshot`, derived from `earlier` (its base) whose
+    /// on-demand index `earlier_index` is at hand ([`Snapshot::changes_since`]): the earlier
+    /// files with only the changed paths claimed again, one merge instead of a second pass over
+    /// every path of the repository. The same index either way; a snapshot not derived from
+    /// `earlier` is indexed from scratch.
+    pub fn derive_on_demand(
+        &self,
+        earlier: &Snapshot,
+        earlier_index: &SnapshotIndex,
+        snapshot: &Snapshot,
+        source: Box<dyn BlobSource + Send>,
+    ) -> SnapshotIndex {
+        let Some(changes) = snapshot.changes_since(earlier) else { return self.snapshot_on_demand(snapshot, source) };
+        let claim = |path: &Arc<str>, entry: Option<&Entry>| {
+            let entry = entry.filter(|e| e.mode != hintlens_snapshot::Mode::Symlink)?;
+            let language = self.language_of(path)?;
+            if let Some(kept) = self.words.get(&(entry.id, language)) {
+                kept.last_task.fetch_max(self.task, Ordering::Relaxed);
+            }
+            Some((path.clone(), Slot::Blob { entry: entry.clone(), language }))
+        };
+        let mut files = Vec::with_capacity(earlier_index.len());
+        let mut unchanged = earlier_index.files.iter().peekable();
+        for (path, entry) in changes {
+            while let Some((p, slot)) = unchanged.next_if(|(p, _)| *p < path) {
+                files.push((p.clone(), slot.clone()));
+            }
+            unchanged.next_if(|(p, _)| *p == path);
+            files.extend(claim(path, entry));
+        }
+        files.extend(unchanged.map(|(p, slot)| (p.clone(), slot.clone())));
+        SnapshotIndex {
+            files: Arc::new(Files::in_path_order(files)),
             blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
         }
     }
@@ -445,13 +482,50 @@ impl Database {
 #[derive(Clone, Default)]
 pub struct SnapshotIndex {
     /// Keyed by the snapshot's own path strings, shared, not copied.
-    files: Arc<BTreeMap<Arc<str>, Slot>>,
+    files: Arc<Files>,
     blobs: Option<Arc<Blobs>>,
 }
 
 impl std::fmt::Debug for SnapshotIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SnapshotIndex").field("files", &self.files.len()).finish()
+    }
+}
+
+/// A snapshot's source files in path order, searched by bisection. Built in one pass from a
+/// snapshot's entries, which come in path order: a map would sort them again and allocate a
+/// node per few files, for every snapshot of every task.
+#[derive(Default)]
+struct Files(Box<[(Arc<str>, Slot)]>);
+
+impl Files {
+    /// `files` must be in strictly increasing path order, as a snapshot's entries are.
+    fn in_path_order(files: Vec<(Arc<str>, Slot)>) -> Files {
+        debug_assert!(files.windows(2).all(|w| w[0].0 < w[1].0), "files out of path order");
+        Files(files.into())
+    }
+
+    fn get(&self, path: &str) -> Option<&Slot> {
+        let at = self.0.binary_search_by(|(p, _)| (**p).cmp(path)).ok()?;
+        Some(&self.0[at].1)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &Slot)> {
+        self.0.iter().map(|(path, slot)| (path, slot))
+    }
+
+    /// The files from the first path at or after `path` on, in path order.
+    fn from<'s>(&'s self, path: &str) -> impl Iterator<Item = (&'s Arc<str>, &'s Slot)> + use<'s> {
+        let start = self.0.partition_point(|(p, _)| **p < *path);
+        self.0[start..].iter().map(|(path, slot)| (path, slot))
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -471,7 +545,9 @@ struct Blobs {
 impl SnapshotIndex {
     pub fn from_files(files: BTreeMap<String, SourceFile>) -> SnapshotIndex {
         SnapshotIndex {
-            files: Arc::new(files.into_iter().map(|(p, f)| (Arc::from(p), Slot::Ready(f))).collect()),
+            files: Arc::new(Files::in_path_order(
+                files.into_iter().map(|(p, f)| (Arc::from(p), Slot::Ready(f))).collect(),
+            )),
             blobs: None,
         }
     }
@@ -509,7 +585,7 @@ impl SnapshotIndex {
 
     /// Whether the snapshot holds a source file at `path` (nothing is read).
     pub fn contains(&self, path: &str) -> bool {
-        self.files.contains_key(path)
+        self.files.get(path).is_some()
     }
 
     /// Every source file's path and language, in path order (nothing is read).
@@ -563,7 +639,7 @@ impl SnapshotIndex {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
         let depth = prefix.len();
         self.files
-            .range::<str, _>((std::ops::Bound::Included(prefix.as_str()), std::ops::Bound::Unbounded))
+            .from(&prefix)
             .take_while(move |(path, _)| path.starts_with(&prefix))
             .filter(move |(path, slot)| !path[depth..].contains('/') && self.language(db, slot) == language)
             .map(|(path, slot)| (&**path, slot))

@@ -249,3 +249,56 @@ fn blob_words_are_kept_while_a_task_at_hand_holds_the_blob() {
     second.forget_words_before(2);
     assert_eq!(db.blobs_with_words(), 0);
 }
+
+#[test]
+fn a_reference_index_derived_from_its_base_lists_what_indexing_it_afresh_lists() {
+    let (db, _) = logging_database();
+    let base = snapshot(&[
+        ("a.py", "def a(): pass\n"),
+        ("b.py", "def b(): pass\n"),
+        ("gone.py", "X = 1\n"),
+        ("z/last.py", "Z = 1\n"),
+        ("README.md", "no\n"),
+    ]);
+    let patch = "\
+diff --git a/b.py b/b.py
+--- a/b.py
++++ b/b.py
+@@ -1 +1 @@
+-def b(): pass
++def b(x): pass
+diff --git a/gone.py b/gone.py
+deleted file mode 100644
+--- a/gone.py
++++ /dev/null
+@@ -1 +0,0 @@
+-X = 1
+diff --git a/new.py b/new.py
+new file mode 100644
+--- /dev/null
++++ b/new.py
+@@ -0,0 +1 @@
++def n(): pass
+diff --git a/README.md b/README.md
+--- a/README.md
++++ b/README.md
+@@ -1 +1 @@
+-no
++yes
+";
+    let reference = hintlens_snapshot::build_reference(&base, &NoBlobs, patch.as_bytes(), b"").unwrap().snapshot;
+    assert!(reference.changes_since(&base).is_some(), "a reference built by patching is derived from its base");
+    let base_index = db.snapshot_on_demand(&base, Box::new(NoBlobs));
+    let derived = db.derive_on_demand(&base, &base_index, &reference, Box::new(NoBlobs));
+    let afresh = db.snapshot_on_demand(&reference, Box::new(NoBlobs));
+    let paths = |index: &hintlens_db::SnapshotIndex| index.paths(&db).map(|(p, _)| p.to_owned()).collect::<Vec<_>>();
+    assert_eq!(paths(&derived), ["a.py", "b.py", "new.py", "z/last.py"]);
+    assert_eq!(paths(&derived), paths(&afresh));
+    let id = |index: &hintlens_db::SnapshotIndex, path| index.get(&db, path).map(|f| f.text(&db).clone());
+    for path in ["a.py", "b.py", "new.py", "z/last.py"] {
+        assert_eq!(id(&derived, path), id(&afresh, path), "{path}");
+    }
+    // Not derived from it: indexed afresh, the same files.
+    let other = db.derive_on_demand(&reference, &base_index, &base, Box::new(NoBlobs));
+    assert_eq!(paths(&other), paths(&base_index));
+}

@@ -138,7 +138,7 @@ impl Trees {
         self.dirs = read;
         let mut files = Vec::new();
         flatten(&top, &mut files);
-        Ok(Snapshot::from_entries(files.into_iter().collect()))
+        Ok(Snapshot::from_entries(files))
     }
 
     fn dir(

@@ -2,6 +2,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::collections::btree_map;
 use std::iter::Peekable;
+use std::slice;
 use std::sync::Arc;
 
 use crate::{BlobSource, Error, ObjectId};
@@ -70,15 +71,37 @@ impl Entry {
 /// O(repository).
 #[derive(Debug, Clone, Default)]
 pub struct Snapshot {
-    base: Arc<BTreeMap<Arc<str>, Entry>>,
+    /// In strictly increasing path order, searched by bisection: built in one pass from a
+    /// commit's trees, which list it in that order (a map would sort it again and allocate a
+    /// node per few files, for each task's base).
+    base: Arc<[(Arc<str>, Entry)]>,
     /// Changes on top of `base`; `None` removes the path.
     overlay: Arc<BTreeMap<Arc<str>, Option<Entry>>>,
     len: usize,
 }
 
 impl Snapshot {
-    pub(crate) fn from_entries(entries: BTreeMap<Arc<str>, Entry>) -> Snapshot {
-        Snapshot { len: entries.len(), base: Arc::new(entries), overlay: Arc::default() }
+    /// A snapshot of `entries`; of two entries with the same path, the later one counts.
+    /// Entries already in path order (a commit's, from its trees) are taken as they are.
+    pub(crate) fn from_entries(mut entries: Vec<(Arc<str>, Entry)>) -> Snapshot {
+        if !entries.windows(2).all(|w| w[0].0 < w[1].0) {
+            // Stable, so that among equal paths the last comes last and is the one kept.
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut kept: Vec<(Arc<str>, Entry)> = Vec::with_capacity(entries.len());
+            for entry in entries {
+                match kept.last_mut() {
+                    Some(last) if last.0 == entry.0 => *last = entry,
+                    _ => kept.push(entry),
+                }
+            }
+            entries = kept;
+        }
+        Snapshot { len: entries.len(), base: entries.into(), overlay: Arc::default() }
+    }
+
+    fn in_base(&self, path: &str) -> Option<&Entry> {
+        let at = self.base.binary_search_by(|(p, _)| (**p).cmp(path)).ok()?;
+        Some(&self.base[at].1)
     }
 
     /// A snapshot that exists only in memory (tests, editor buffers). All files get
@@ -95,7 +118,7 @@ impl Snapshot {
     pub fn get(&self, path: &str) -> Option<&Entry> {
         match self.overlay.get(path) {
             Some(change) => change.as_ref(),
-            None => self.base.get(path),
+            None => self.in_base(path),
         }
     }
 
@@ -123,6 +146,17 @@ impl Snapshot {
         self.get(path).ok_or_else(|| Error::NoSuchFile { path: path.to_owned() })?.read(source)
     }
 
+    /// Where this snapshot differs from `earlier`, when it was derived from it (a reference
+    /// from its base, by applying patches): each changed path with its entry here (`None`:
+    /// removed), in path order. `None` when it was not, and the two share nothing to compare.
+    pub fn changes_since<'s>(
+        &'s self,
+        earlier: &Snapshot,
+    ) -> Option<impl Iterator<Item = (&'s Arc<str>, Option<&'s Entry>)> + use<'s>> {
+        let derived = Arc::ptr_eq(&self.base, &earlier.base) && earlier.overlay.is_empty();
+        derived.then(|| self.overlay.iter().map(|(path, change)| (path, change.as_ref())))
+    }
+
     /// A new snapshot with `changes` applied in order (`None` removes a path).
     pub(crate) fn with_changes(&self, changes: impl IntoIterator<Item = (Arc<str>, Option<Entry>)>) -> Snapshot {
         let mut overlay = (*self.overlay).clone();
@@ -142,14 +176,14 @@ impl Snapshot {
     fn get_in<'a>(&'a self, overlay: &'a BTreeMap<Arc<str>, Option<Entry>>, path: &str) -> Option<&'a Entry> {
         match overlay.get(path) {
             Some(change) => change.as_ref(),
-            None => self.base.get(path),
+            None => self.in_base(path),
         }
     }
 }
 
 /// Merges the base map with the overlay, both sorted by path; the overlay wins on equal keys.
 struct Merge<'a> {
-    base: Peekable<btree_map::Iter<'a, Arc<str>, Entry>>,
+    base: Peekable<slice::Iter<'a, (Arc<str>, Entry)>>,
     overlay: Peekable<btree_map::Iter<'a, Arc<str>, Option<Entry>>>,
 }
 
@@ -165,7 +199,7 @@ impl<'a> Iterator for Merge<'a> {
                 (Some((base, _)), Some((overlay, _))) => base.cmp(overlay),
             };
             match order {
-                Ordering::Less => return self.base.next(),
+                Ordering::Less => return self.base.next().map(|(path, entry)| (path, entry)),
                 Ordering::Equal => {
                     self.base.next();
                 }
@@ -217,5 +251,18 @@ mod tests {
         let again = derived.with_changes([(Arc::from("c"), entry(b"3")), (Arc::from("a"), None)]);
         assert_eq!(again.iter().map(|(path, _)| path).collect::<Vec<_>>(), ["b", "c", "e", "f"]);
         assert_eq!(again.len(), 4);
+    }
+
+    #[test]
+    fn files_given_out_of_order_are_sorted_and_a_later_duplicate_wins() {
+        let files = [("b/x", "1"), ("a", "2"), ("b.c", "3"), ("a", "4"), ("b/x", "5"), ("a", "6")];
+        let snapshot = Snapshot::from_files(files.map(|(p, d)| (p.into(), d.into())));
+        let listed: Vec<_> = snapshot.iter().map(|(path, entry)| (path, entry.id)).collect();
+        let expected: Vec<_> =
+            [("a", "6"), ("b.c", "3"), ("b/x", "5")].map(|(path, data)| (path, blob_id(data.as_bytes()))).into();
+        assert_eq!(listed, expected);
+        assert_eq!(snapshot.len(), 3);
+        assert_eq!(snapshot.get("b.c").map(|e| e.id), Some(blob_id(b"3")));
+        assert_eq!(snapshot.get("b"), None);
     }
 }
