@@ -13,7 +13,8 @@ use hintlens_syntax::lexical::{self, Dialect, Place, is_word_byte};
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Words {
     code: Box<[u32]>,
-    /// Words in comments and strings only.
+    /// Words in string literals only — and, where the lexer's comments may not be comments
+    /// ([`Dialect::comments_are_exact`]), in comments.
     text: Box<[u32]>,
 }
 
@@ -24,7 +25,10 @@ impl Words {
         // seen at each slot keeps most of them out of the lists to sort. Slot `i` starts with a
         // value that cannot belong to it, `!i`.
         let mut seen: [[u32; SEEN]; 2] = [std::array::from_fn(|i| !(i as u32)); 2];
-        lexical::words(text, dialect, |word, place| {
+        // Text words narrow string-literal lookups, and a literal's words are in the literal:
+        // comments answer nothing, and are skipped unread (a third of Java's sources is
+        // Javadoc), unless what the lexer takes for a comment may hide a literal.
+        lexical::words(text, dialect, !dialect.comments_are_exact(), |word, place| {
             let hash = word_hash(word);
             let (list, seen) = match place {
                 Place::Code => (&mut code, &mut seen[0]),
@@ -111,10 +115,23 @@ mod tests {
         for code in ["def", "fetch_all", "url", "return", "größe", "get"] {
             assert!(words.in_code(word_of(code).unwrap()), "{code}");
         }
-        for text_only in ["$x", "aria", "label", "note"] {
+        for text_only in ["$x", "aria", "label"] {
             assert!(!words.in_code(word_of(text_only).unwrap()), "{text_only}");
             assert!(words.contains_all(&[word_of(text_only).unwrap()]), "{text_only}");
         }
+        // A comment's words are no string's: not kept.
+        assert!(!words.contains_all(&[word_of("note").unwrap()]));
+        let js = hintlens_syntax::lexical::CStyle {
+            single_quote_strings: true,
+            backtick: hintlens_syntax::lexical::Backtick::Template,
+            ..Default::default()
+        };
+        let words = Words::of(br"let r = /\/\//; const s = 'kept'; // note", Dialect::C(js));
+        assert!(
+            words.contains_all(&[word_of("kept").unwrap()]),
+            "the regular expression's `//` hides it from the lexer"
+        );
+        assert!(words.contains_all(&[word_of("note").unwrap()]));
         assert!(!words.in_code(word_of("fetch").unwrap()));
         assert!(word_of("aria-label").is_none() && word_of("").is_none() && word_of("$http").is_some());
     }

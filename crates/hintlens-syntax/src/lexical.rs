@@ -32,6 +32,15 @@ pub struct CStyle {
     pub text_blocks: bool,
 }
 
+impl Dialect {
+    /// Whether the comments this lexer sees are the language's own. Not in JavaScript, whose
+    /// regular-expression literals it reads as code: a `//` or `/*` inside one opens a comment
+    /// that is not there, and may hide the code and strings after it.
+    pub fn comments_are_exact(self) -> bool {
+        !matches!(self, Dialect::C(CStyle { backtick: Backtick::Template, .. }))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Backtick {
     #[default]
@@ -82,9 +91,10 @@ fn stops(dialect: Dialect) -> [bool; 256] {
     table
 }
 
-/// Calls `out` with every maximal run of identifier bytes of `text` and where it stands.
-pub fn words(text: &[u8], dialect: Dialect, out: impl FnMut(&[u8], Place)) {
-    let mut lexer = Lexer { text, at: 0, dialect, stops: stops(dialect), out };
+/// Calls `out` with every maximal run of identifier bytes of `text` and where it stands. With
+/// `comment_words` false, comments are skipped unread: only code and string literals speak.
+pub fn words(text: &[u8], dialect: Dialect, comment_words: bool, out: impl FnMut(&[u8], Place)) {
+    let mut lexer = Lexer { text, at: 0, dialect, stops: stops(dialect), comment_words, out };
     lexer.code(None);
 }
 
@@ -93,6 +103,7 @@ struct Lexer<'t, F> {
     at: usize,
     dialect: Dialect,
     stops: [bool; 256],
+    comment_words: bool,
     out: F,
 }
 
@@ -259,7 +270,9 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
 
     fn line_comment(&mut self) {
         let end = memchr_from(self.text, self.at, b'\n');
-        self.text_words(self.at, end);
+        if self.comment_words {
+            self.text_words(self.at, end);
+        }
         self.at = end;
     }
 
@@ -281,7 +294,9 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 self.at += 1;
             }
         }
-        self.text_words(start, self.at);
+        if self.comment_words {
+            self.text_words(start, self.at);
+        }
     }
 
     /// A string closed by `quote`, with backslash escapes. Unless the language lets it span
@@ -409,7 +424,7 @@ mod tests {
 
     fn code_words(text: &str, dialect: Dialect) -> Vec<String> {
         let mut out = Vec::new();
-        words(text.as_bytes(), dialect, |w, place| {
+        words(text.as_bytes(), dialect, true, |w, place| {
             if place == Place::Code {
                 out.push(String::from_utf8_lossy(w).into_owned());
             }
@@ -449,6 +464,22 @@ mod tests {
         assert_eq!(code_words("a = 'x\\\\' + b\n", py), ["a", "b"], "an escaped backslash, then the quote");
         let rust = CStyle { nested_comments: true, rust: true, ..CStyle::default() };
         assert_eq!(code_words("let s = \"two\nlines\\\"\"; t", Dialect::C(rust)), ["let", "s", "t"]);
+    }
+
+    #[test]
+    fn comments_are_skipped_unread_when_their_words_are_not_wanted() {
+        let text = "a = 'in string'  # in comment\nb = 1\n";
+        let mut all = Vec::new();
+        words(text.as_bytes(), Dialect::Python, false, |w, place| {
+            all.push((String::from_utf8_lossy(w).into_owned(), place))
+        });
+        let text_words: Vec<&str> = all.iter().filter(|(_, p)| *p == Place::Text).map(|(w, _)| w.as_str()).collect();
+        assert_eq!(text_words, ["in", "string"]);
+        assert_eq!(all.iter().filter(|(_, p)| *p == Place::Code).count(), 3);
+        let java = CStyle { text_blocks: true, ..CStyle::default() };
+        assert!(Dialect::Python.comments_are_exact() && Dialect::C(java).comments_are_exact());
+        let js = CStyle { single_quote_strings: true, backtick: Backtick::Template, ..CStyle::default() };
+        assert!(!Dialect::C(js).comments_are_exact(), "a regular expression can hold `//`");
     }
 
     #[test]
