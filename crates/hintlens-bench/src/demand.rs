@@ -167,6 +167,15 @@ pub fn demand(
             f.push(run(IndexMode::Full));
         }
     }
+    // Each ratio is taken within one repetition, whose measurements ran back to back, and the
+    // median of those is printed with its spread: the machine's speed drifts between
+    // repetitions, and a ratio of medians from different repetitions would carry that drift.
+    let paired = |num: &[Duration], den: &dyn Fn(usize) -> Duration| -> Ratio {
+        Ratio::of(num.iter().enumerate().map(|(i, n)| n.as_secs_f64() / den(i).as_secs_f64()).collect())
+    };
+    let ast_ratio = (!a.is_empty()).then(|| paired(&a, &|i| d[i]));
+    let limit_ratio = paired(&d, &|i| p[i] + r[i]);
+    let changed_ratio = paired(&d, &|i| p[i]);
     let a = (!a.is_empty()).then(|| median(a));
     let (p, r, w, d) = (median(p), median(r), median(w), median(d));
     let limit = p + r;
@@ -181,14 +190,12 @@ pub fn demand(
     if with_full {
         println!("hintlens batch --index full --jobs 1:                          {:>8.1?}", median(f));
     }
-    if let Some(a) = a {
-        println!("ratio  ast pipeline / batch:   {:.1}x  (target >= 10)", a.as_secs_f64() / d.as_secs_f64());
+    println!("ratios, each within one repetition: median (min-max of {repeat})");
+    if let Some(ratio) = ast_ratio {
+        println!("ratio  ast pipeline / batch:   {ratio}  (target >= 10)");
     }
-    println!("ratio  batch / limit:          {:.2}   (target <= 1.3)", d.as_secs_f64() / limit.as_secs_f64());
-    println!(
-        "ratio  batch / changed blobs:  {:.2}   (the limit without the bases' blobs)",
-        d.as_secs_f64() / p.as_secs_f64()
-    );
+    println!("ratio  batch / limit:          {limit_ratio}  (target <= 1.3)");
+    println!("ratio  batch / changed blobs:  {changed_ratio}  (the limit without the bases' blobs)");
 
     // Peak memory, each size in a fresh process. The peak resident set counts the pages of the
     // repository's pack files that git maps and the batch touches: shared, reclaimable page
@@ -227,6 +234,26 @@ pub fn demand(
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// Ratios of paired measurements: their median and spread.
+struct Ratio {
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Ratio {
+    fn of(mut ratios: Vec<f64>) -> Ratio {
+        ratios.sort_by(f64::total_cmp);
+        Ratio { median: ratios[ratios.len() / 2], min: ratios[0], max: ratios[ratios.len() - 1] }
+    }
+}
+
+impl std::fmt::Display for Ratio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:.2} ({:.2}-{:.2})", self.median, self.min, self.max)
+    }
 }
 
 /// A process's memory: its peak resident set as it reports it, and the most anonymous and

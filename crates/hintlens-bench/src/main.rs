@@ -30,8 +30,8 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Repetitions of each measurement (the median is reported).
-    #[arg(long, default_value_t = 3, global = true)]
-    repeat: usize,
+    #[arg(long, default_value_t = 3, global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    repeat: u16,
 }
 
 #[derive(Subcommand)]
@@ -81,12 +81,14 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Index { repo, rev, threads, language } => index(&repo, &rev, threads, language.as_deref(), cli.repeat),
-        Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat),
-        Command::Demand { dataset, repo, with_full, no_baseline } => {
-            demand::demand(&dataset, &repo, cli.repeat, with_full, !no_baseline)
+        Command::Index { repo, rev, threads, language } => {
+            index(&repo, &rev, threads, language.as_deref(), cli.repeat.into())
         }
-        Command::Read { datasets } => read(&datasets, cli.repeat),
+        Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat.into()),
+        Command::Demand { dataset, repo, with_full, no_baseline } => {
+            demand::demand(&dataset, &repo, cli.repeat.into(), with_full, !no_baseline)
+        }
+        Command::Read { datasets } => read(&datasets, cli.repeat.into()),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");
