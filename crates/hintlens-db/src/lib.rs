@@ -357,20 +357,9 @@ impl Database {
     /// The claimed files of `snapshot`, read and indexed only when a query needs them (see
     /// [`SnapshotIndex`]): what a batch answering a few questions about a few files wants.
     pub fn snapshot_on_demand(&self, snapshot: &Snapshot, source: Box<dyn BlobSource + Send>) -> SnapshotIndex {
-        let files = self
-            .claimed(snapshot)
-            .map(|(path, entry, language)| {
-                // The blob's words, if kept, are now held by this task too.
-                if let Some(kept) = self.words.get(&(entry.id, language)) {
-                    kept.last_task.fetch_max(self.task, Ordering::Relaxed);
-                }
-                (path.clone(), Slot::Blob { entry: entry.clone(), language })
-            })
-            .collect();
-        SnapshotIndex {
-            files: Arc::new(Files::in_path_order(files)),
-            blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
-        }
+        let files =
+            self.claimed(snapshot).map(|(path, entry, language)| self.blob_slot(path, entry, language)).collect();
+        on_demand_index(files, source)
     }
 
     /// [`Database::snapshot_on_demand`] of `snapshot`, derived from `earlier` (its base) whose
@@ -387,12 +376,8 @@ impl Database {
     ) -> SnapshotIndex {
         let Some(changes) = snapshot.changes_since(earlier) else { return self.snapshot_on_demand(snapshot, source) };
         let claim = |path: &Arc<str>, entry: Option<&Entry>| {
-            let entry = entry.filter(|e| e.mode != hintlens_snapshot::Mode::Symlink)?;
-            let language = self.language_of(path)?;
-            if let Some(kept) = self.words.get(&(entry.id, language)) {
-                kept.last_task.fetch_max(self.task, Ordering::Relaxed);
-            }
-            Some((path.clone(), Slot::Blob { entry: entry.clone(), language }))
+            let entry = entry?;
+            Some(self.blob_slot(path, entry, self.claims(path, entry)?))
         };
         let mut files = Vec::with_capacity(earlier_index.len());
         let mut unchanged = earlier_index.files.iter().peekable();
@@ -404,10 +389,25 @@ impl Database {
             files.extend(claim(path, entry));
         }
         files.extend(unchanged.map(|(p, slot)| (p.clone(), slot.clone())));
-        SnapshotIndex {
-            files: Arc::new(Files::in_path_order(files)),
-            blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
+        on_demand_index(files, source)
+    }
+
+    /// An on-demand snapshot's slot for a claimed blob. The blob's words, if kept, are now
+    /// held by this task too.
+    fn blob_slot(&self, path: &Arc<str>, entry: &Entry, language: LanguageId) -> (Arc<str>, Slot) {
+        if let Some(kept) = self.words.get(&(entry.id, language)) {
+            kept.last_task.fetch_max(self.task, Ordering::Relaxed);
         }
+        (path.clone(), Slot::Blob { entry: entry.clone(), language })
+    }
+
+    /// The language of the frontend claiming a snapshot's file, if any does: symbolic links
+    /// are no source, whatever their name.
+    fn claims(&self, path: &str, entry: &Entry) -> Option<LanguageId> {
+        if entry.mode == hintlens_snapshot::Mode::Symlink {
+            return None;
+        }
+        self.language_of(path)
     }
 
     /// How many blobs' words are kept ([`Db::blob_words`]).
@@ -436,12 +436,7 @@ impl Database {
     }
 
     fn claimed<'s>(&'s self, snapshot: &'s Snapshot) -> impl Iterator<Item = Claimed<'s>> + 's {
-        snapshot.entries().filter_map(|(path, entry)| {
-            if entry.mode == hintlens_snapshot::Mode::Symlink {
-                return None;
-            }
-            self.language_of(path).map(|lang| (path, entry, lang))
-        })
+        snapshot.entries().filter_map(|(path, entry)| Some((path, entry, self.claims(path, entry)?)))
     }
 
     fn index_claimed<S: BlobSource>(
@@ -489,6 +484,14 @@ pub struct SnapshotIndex {
 impl std::fmt::Debug for SnapshotIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SnapshotIndex").field("files", &self.files.len()).finish()
+    }
+}
+
+/// An on-demand snapshot of `files` (in path order), reading its blobs from `source`.
+fn on_demand_index(files: Vec<(Arc<str>, Slot)>, source: Box<dyn BlobSource + Send>) -> SnapshotIndex {
+    SnapshotIndex {
+        files: Arc::new(Files::in_path_order(files)),
+        blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
     }
 }
 
