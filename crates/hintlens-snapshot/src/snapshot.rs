@@ -66,7 +66,7 @@ impl Entry {
 
 /// An immutable set of files keyed by their repository-relative path (`/`-separated).
 ///
-/// A snapshot derived from another one (by applying a patch) shares the original's map and
+/// A snapshot derived from another one (by applying a patch) shares the original's base and
 /// records only the differences, so deriving and cloning cost O(changed files), not
 /// O(repository).
 #[derive(Debug, Clone, Default)]
@@ -181,7 +181,7 @@ impl Snapshot {
     }
 }
 
-/// Merges the base map with the overlay, both sorted by path; the overlay wins on equal keys.
+/// Merges the base with the overlay, both sorted by path; the overlay wins on equal keys.
 struct Merge<'a> {
     base: Peekable<slice::Iter<'a, (Arc<str>, Entry)>>,
     overlay: Peekable<btree_map::Iter<'a, Arc<str>, Option<Entry>>>,
