@@ -144,11 +144,13 @@ impl Frontend for Script {
         module_of_path(&parts.join("/"))
     }
 
-    /// `#private` names, TypeScript's `private`, and the `_` convention.
+    /// React components and functions taking an options object take their keywords from the
+    /// props or options type.
     fn keywords_from_types(&self) -> bool {
         true
     }
 
+    /// `#private` names, TypeScript's `private`, and the `_` convention.
     fn is_private(&self, def: &Definition) -> bool {
         def.name.starts_with('#')
             || def.name.starts_with('_')
