@@ -23,7 +23,7 @@ use crate::resolve::{Reach, Resolver, Target, Using, components};
 use crate::{Direction, Evidence, Identifier, Resolution, Rule, Task, ident};
 use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
 use hintlens_snapshot::ChangeSet;
-use hintlens_syntax::{Binding, DefId, DefKind, Import, Use, UseKind};
+use hintlens_syntax::{Binding, DefId, DefKind, Definition, FileIndex, Frontend, Import, Use, UseKind};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -87,7 +87,7 @@ fn collect<'a>(
     }
     let matcher = Matcher { db, task, resolver, usings: &usings, direction, takers: Default::default() };
     for changed in changed_files(db, task, defining) {
-        for def in new_definitions(db, task, &changed, direction, &|name| sites.contains_key(name)) {
+        for def in new_definitions(db, task, &changed, direction, &sites) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
                 continue;
             }
@@ -145,22 +145,45 @@ struct NewDef {
 /// The definitions `changed` makes new on the side that defines in `direction`. A file's test
 /// regions ([`hintlens_syntax::FileIndex::tests`]) are the test side's: what is defined there
 /// is never the code's, and a source file both changes touch defines for the tests only there.
-/// Only definitions whose name is `used` are looked at: what no use names cannot be selected,
-/// and its facts (keyword takers, moved-from siblings) would cost reads for nothing.
-fn new_definitions(
+/// Only definitions some site may name ([`may_name`]) are looked at: the others cannot be
+/// selected, and their facts (whether B had them, keyword takers, moved-from siblings) would
+/// cost reads for nothing. When none is left, B's counterpart is not even parsed.
+fn new_definitions<'a>(
     db: &dyn Db,
     task: &Task<'_>,
     changed: &ChangedFile<'_>,
     direction: Direction,
-    used: &dyn Fn(&str) -> bool,
+    sites: &HashMap<Cow<'a, str>, Vec<UseSite<'a>>>,
 ) -> Vec<NewDef> {
     let (path, file) = (changed.path, changed.file);
     let index = file_index(db, file);
     let frontend = db.frontend(file.language(db));
-    // A used parameter asks whether its callable existed at B.
-    let mut wanted = vec![false; index.definitions.len()];
-    for (i, d) in index.definitions.iter().enumerate().filter(|(_, d)| used(&d.name)) {
-        wanted[i] = true;
+    let also_code = task.code.files.contains_key(changed.path);
+    let candidate = |d: &Definition| {
+        let in_tests = index.in_tests(d.name_span.start.line);
+        let side_ok = match direction {
+            Direction::CodeToTest => !in_tests,
+            Direction::TestToCode => (in_tests || !also_code || index.tests.is_empty()) && test_side_can_define(d.kind),
+        };
+        // Nobody chooses a constructor's name or a special method's: never a hint of its own.
+        if !side_ok || d.kind.is_constructor() || frontend.is_special(d) {
+            return false;
+        }
+        // A function or class declared inside a function body is that function's local: no other
+        // file can name it. Members stay reachable through instances: those of a local class,
+        // and a Java anonymous class's methods (whose parent is the enclosing method).
+        let local = matches!(d.kind, DefKind::Function | DefKind::Variable | DefKind::Constant) || d.kind.is_type();
+        if local && d.parent.is_some_and(|p| index.definition(p).kind.is_callable()) {
+            return false;
+        }
+        let takes_keywords = keyword_owner(index, d).is_some();
+        let named = sites.get(d.name.as_str());
+        named.is_some_and(|named| named.iter().any(|site| may_name(frontend, site, d.kind, takes_keywords)))
+    };
+    let candidates: Vec<bool> = index.definitions.iter().map(candidate).collect();
+    // A candidate parameter asks whether its callable existed at B.
+    let mut wanted = candidates.clone();
+    for (d, _) in index.definitions.iter().zip(&candidates).filter(|(_, c)| **c) {
         if let (DefKind::Parameter, Some(parent)) = (d.kind, d.parent) {
             wanted[parent as usize] = true;
         }
@@ -169,31 +192,11 @@ fn new_definitions(
     let qualified: Vec<String> =
         index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
     let mut out = Vec::new();
-    let also_code = task.code.files.contains_key(changed.path);
     for (i, d) in index.definitions.iter().enumerate() {
-        if !used(&d.name) {
-            continue;
-        }
-        let in_tests = index.in_tests(d.name_span.start.line);
-        let side_ok = match direction {
-            Direction::CodeToTest => !in_tests,
-            Direction::TestToCode => in_tests || !also_code || index.tests.is_empty(),
-        };
-        if !side_ok || at_base.contains(&(qualified[i].clone(), d.kind)) {
-            continue;
-        }
-        // Nobody chooses a constructor's name or a special method's: never a hint of its own.
-        if d.kind.is_constructor() || frontend.is_special(d) {
+        if !candidates[i] || at_base.contains(&(qualified[i].clone(), d.kind)) {
             continue;
         }
         let parent = d.parent.map(|p| (p, index.definition(p)));
-        // A function or class declared inside a function body is that function's local: no other
-        // file can name it. Members stay reachable through instances: those of a local class,
-        // and a Java anonymous class's methods (whose parent is the enclosing method).
-        let local = matches!(d.kind, DefKind::Function | DefKind::Variable | DefKind::Constant) || d.kind.is_type();
-        if local && parent.is_some_and(|(_, pd)| pd.kind.is_callable()) {
-            continue;
-        }
         // A parameter is news only when its callable is not: a new callable's parameters are
         // part of its signature already.
         if d.kind == DefKind::Parameter {
@@ -203,14 +206,7 @@ fn new_definitions(
                 continue;
             }
         }
-        let owner = parent.and_then(|(p, pd)| match d.kind {
-            // `Cls(k=…)` calls the constructor by its class's name.
-            DefKind::Parameter if pd.kind.is_constructor() => pd.parent,
-            DefKind::Parameter => Some(p),
-            _ if d.constructor_keyword => Some(p),
-            DefKind::Method if pd.kind == DefKind::Annotation => Some(p),
-            _ => None,
-        });
+        let owner = keyword_owner(index, d);
         let mut keyword_owners = Vec::new();
         let mut takers_of = None;
         if let Some(owner) = owner {
@@ -248,6 +244,40 @@ fn new_definitions(
         );
     }
     out
+}
+
+/// What a keyword naming `d` is passed to: a parameter's callable (a constructor's class), a
+/// constructor-keyword field's type, a Java annotation element's annotation type.
+fn keyword_owner(index: &FileIndex, d: &Definition) -> Option<DefId> {
+    let p = d.parent?;
+    let pd = index.definition(p);
+    match d.kind {
+        // `Cls(k=…)` calls the constructor by its class's name.
+        DefKind::Parameter if pd.kind.is_constructor() => pd.parent,
+        DefKind::Parameter => Some(p),
+        _ if d.constructor_keyword => Some(p),
+        DefKind::Method if pd.kind == DefKind::Annotation => Some(p),
+        _ => None,
+    }
+}
+
+/// Whether the use at `site` can name a definition of kind `kind` (taking keywords or not) at
+/// all, whatever B holds and wherever the definition is: [`Matcher::admit`]'s first test, which
+/// [`new_definitions`] asks before reading B.
+fn may_name(frontend: &dyn Frontend, site: &UseSite<'_>, kind: DefKind, takes_keywords: bool) -> bool {
+    let u = &*site.use_;
+    if !frontend.use_can_reach(kind, u.kind) {
+        return false;
+    }
+    if site.in_string {
+        return true;
+    }
+    match u.kind {
+        UseKind::KeywordArgument => takes_keywords,
+        // pytest looks fixtures up by name, across conftest files and plugins.
+        UseKind::Fixture => matches!(kind, DefKind::Function | DefKind::Method),
+        _ => compatible(kind, u.kind),
+    }
 }
 
 /// The callables of the reference snapshot that take their keywords from the type `owner`
@@ -306,7 +336,8 @@ impl Matcher<'_, '_> {
         let u = &*site.use_;
         let using = &self.usings[site.using];
         let target = Target { qualified_name: &def.qualified_name };
-        if !self.db.frontend(def.file.language(self.db)).use_can_reach(def.kind, u.kind) {
+        let frontend = self.db.frontend(def.file.language(self.db));
+        if !may_name(frontend, site, def.kind, !def.keyword_owners.is_empty()) {
             return None;
         }
         if site.in_string {
@@ -318,12 +349,7 @@ impl Matcher<'_, '_> {
             return self.keyword(using, u, def);
         }
         if u.kind == UseKind::Fixture {
-            // pytest looks fixtures up by name, across conftest files and plugins.
-            let fixture = matches!(def.kind, DefKind::Function | DefKind::Method);
-            return fixture.then_some((Rule::Fixture, Resolution::Name));
-        }
-        if !compatible(def.kind, u.kind) {
-            return None;
+            return Some((Rule::Fixture, Resolution::Name));
         }
         match u.kind {
             // `a.b` in `from a.b import c` / `import a.b`: the module path up to this component.
@@ -421,9 +447,6 @@ impl Matcher<'_, '_> {
     /// A keyword argument (`f(k=…)`, `Options{K: …}`, `<C k={…}>`): it names `def` only if
     /// `def` takes keywords and the call names what takes it.
     fn keyword(&self, using: &Using<'_>, u: &Use, def: &NewDef) -> Option<(Rule, Resolution)> {
-        if def.keyword_owners.is_empty() {
-            return None;
-        }
         // No callee spelled as names (`make()(k=1)`, an object literal's key): by name.
         let Some(callee) = &u.qualifier else { return Some((Rule::KeywordByName, Resolution::Name)) };
         let direct = def
@@ -568,6 +591,33 @@ mod tests {
         let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
         assert_eq!(selected, ["app.Config.Timeout"]);
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test: none of the files using Config");
+    }
+
+    /// A test helper's parameter shares its name with a local the code adds, but a plain name can
+    /// only name a parameter as a keyword: nothing the code adds may name a definition of the
+    /// test file, so the test file is not parsed at B to see which of its definitions are new.
+    #[test]
+    fn a_changed_file_none_of_whose_definitions_the_other_side_may_name_is_not_parsed_at_b() {
+        let (db, parsed) = crate::test_support::go_database_counting_parses();
+        let test_at_base = "package app\n\nfunc helper(limit int) int { return limit }\n";
+        let base = snapshot(&[
+            ("app/config.go", "package app\n\nfunc Load() int { return 1 }\n"),
+            ("app/config_test.go", test_at_base),
+        ]);
+        let reference = snapshot(&[
+            (
+                "app/config.go",
+                "package app\n\nfunc Load() int { return 1 }\n\nfunc Reload() int {\n\tlimit := 2\n\treturn limit\n}\n",
+            ),
+            ("app/config_test.go", &format!("{test_at_base}\nfunc TestReload() {{\n\t_ = Reload()\n}}\n")),
+        ]);
+        let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
+        let (base, reference) =
+            (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
+        let task = Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "" };
+        let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+        assert_eq!(selected, ["app.Reload"]);
+        assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test at R only");
     }
 
     #[test]

@@ -44,6 +44,10 @@ impl ChangedFile<'_> {
             .filter(|&(i, _)| wanted(i as DefId))
             .map(|(_, d)| d.name.as_str())
             .collect();
+        // Nothing wanted: B's counterpart is not even parsed.
+        if names.is_empty() {
+            return HashSet::new();
+        }
         let definitions = |(path, b): (&str, SourceFile)| -> Vec<(String, DefKind)> {
             let named = file_index(db, b).definitions.iter().filter(|d| names.contains(d.name.as_str()));
             named.map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
