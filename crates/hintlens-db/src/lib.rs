@@ -545,6 +545,17 @@ struct Blobs {
     errors: Mutex<Vec<String>>,
 }
 
+impl Blobs {
+    fn read(&self, entry: &Entry) -> Result<Arc<[u8]>, hintlens_snapshot::Error> {
+        entry.read(&**self.reader.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// What was read for the file at `path`; an error is kept ([`SnapshotIndex::read_errors`]).
+    fn answer<T>(&self, path: &str, read: Result<T, hintlens_snapshot::Error>) -> Option<T> {
+        read.map_err(|e| self.errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{path}: {e}"))).ok()
+    }
+}
+
 impl SnapshotIndex {
     pub fn from_files(files: BTreeMap<String, SourceFile>) -> SnapshotIndex {
         SnapshotIndex {
@@ -576,14 +587,7 @@ impl SnapshotIndex {
 
     fn load(&self, db: &dyn Db, path: &str, entry: &Entry, language: LanguageId) -> Option<SourceFile> {
         let blobs = self.blobs.as_ref()?;
-        let read = || entry.read(&**blobs.reader.lock().unwrap_or_else(|e| e.into_inner()));
-        match db.intern_blob(entry.id, language, &read) {
-            Ok(file) => Some(file),
-            Err(e) => {
-                blobs.errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{path}: {e}"));
-                None
-            }
-        }
+        blobs.answer(path, db.intern_blob(entry.id, language, &|| blobs.read(entry)))
     }
 
     /// Whether the snapshot holds a source file at `path` (nothing is read).
@@ -696,13 +700,16 @@ impl SnapshotIndex {
     }
 
     /// In how many files a string literal has the value `value`: the files whose words hold the
-    /// value's are parsed to tell.
+    /// value's are parsed to tell. The strings' words of a file are read the first time a
+    /// value's word is not one of its code ([`Words::contains_all`]).
     pub fn string_occurrences(&self, db: &dyn Db, value: &str) -> usize {
         let parts = words::string_parts(value);
         self.files
             .iter()
             .filter(|(path, slot)| match &parts {
-                Some(parts) => self.words(db, path, slot).is_some_and(|w| w.contains_all(parts)),
+                Some(parts) => {
+                    self.words(db, path, slot).is_some_and(|w| w.contains_all(parts, || self.text(db, path, slot)))
+                }
                 None => true,
             })
             .filter_map(|(path, slot)| self.file(db, path, slot))
@@ -731,14 +738,18 @@ impl SnapshotIndex {
             Slot::Ready(file) => Some(file_words(db, *file).clone()),
             Slot::Blob { entry, language } => {
                 let blobs = self.blobs.as_ref()?;
-                let read = || entry.read(&**blobs.reader.lock().unwrap_or_else(|e| e.into_inner()));
-                match db.blob_words(entry.id, *language, &read) {
-                    Ok(words) => Some(words),
-                    Err(e) => {
-                        blobs.errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{path}: {e}"));
-                        None
-                    }
-                }
+                blobs.answer(path, db.blob_words(entry.id, *language, &|| blobs.read(entry)))
+            }
+        }
+    }
+
+    /// A file's text, read again from its blob (not kept) when it is not an input.
+    fn text(&self, db: &dyn Db, path: &str, slot: &Slot) -> Option<Arc<[u8]>> {
+        match slot {
+            Slot::Ready(file) => Some(file.text(db).clone()),
+            Slot::Blob { entry, .. } => {
+                let blobs = self.blobs.as_ref()?;
+                blobs.answer(path, blobs.read(entry))
             }
         }
     }

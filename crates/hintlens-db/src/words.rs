@@ -1,75 +1,109 @@
-//! The words of a file: every maximal run of identifier bytes, as two sets of hashes — those in
-//! code, and those in comments and string literals ([`hintlens_syntax::lexical`]). Kept per
-//! blob for a repository's whole batch (a few kilobytes each, where the text and its index are
-//! a hundred times that), they answer "does this file name `x` as an identifier?" for every
-//! snapshot that holds the blob without parsing it, and narrow "does it hold this string?" to
-//! the files worth parsing.
+//! The words of a file: every maximal run of identifier bytes, as sets of hashes — those in
+//! code, and those in string literals ([`hintlens_syntax::lexical`]). Kept per blob for a
+//! repository's whole batch (a few kilobytes each, where the text and its index are a hundred
+//! times that), they answer "does this file name `x` as an identifier?" for every snapshot that
+//! holds the blob without parsing it, and narrow "does it hold this string?" to the files worth
+//! parsing.
 
-use hintlens_syntax::lexical::{self, Dialect, Place, is_word_byte};
+use hintlens_syntax::lexical::{self, Dialect, Place, TextWords, is_word_byte};
+use std::sync::OnceLock;
 
 /// The words of one text, as sorted 32-bit hashes. A collision could count a file as naming a
 /// name it does not (about one in 2³² per word looked up); string lookups are confirmed by
 /// parsing, so for them it only costs a parse.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Words {
     code: Box<[u32]>,
-    /// Words in string literals only — and, where the lexer's comments may not be comments
-    /// ([`Dialect::comments_are_exact`]), in comments.
-    text: Box<[u32]>,
+    dialect: Dialect,
+    /// The words of string literals that are no code words — and, where the lexer's comments
+    /// may not be comments ([`Dialect::comments_are_exact`]), of comments. Lexed the first time a
+    /// string is looked for ([`Words::contains_all`]): only string facts ask, most batches ask
+    /// none, and reading strings unread is a tenth of a batch (Python's docstrings are strings).
+    text: OnceLock<Box<[u32]>>,
 }
 
 impl Words {
+    /// The code words of `text`: comments and strings are skipped unread.
     pub fn of(text: &[u8], dialect: Dialect) -> Words {
-        let (mut code, mut other) = (Vec::with_capacity(text.len() / 64), Vec::new());
-        // Most words of a file are repeats (`self`, `return`): a small table of the words last
-        // seen at each slot keeps most of them out of the lists to sort. Slot `i` starts with a
-        // value that cannot belong to it, `!i`.
-        let mut seen: [[u32; SEEN]; 2] = [std::array::from_fn(|i| !(i as u32)); 2];
-        // Text words narrow string-literal lookups, and a literal's words are in the literal:
-        // comments answer nothing, and are skipped unread (a third of Java's sources is
-        // Javadoc), unless what the lexer takes for a comment may hide a literal.
-        lexical::words(text, dialect, !dialect.comments_are_exact(), |word, place| {
-            let hash = word_hash(word);
-            let (list, seen) = match place {
-                Place::Code => (&mut code, &mut seen[0]),
-                Place::Text => (&mut other, &mut seen[1]),
-            };
-            let slot = &mut seen[hash as usize & (SEEN - 1)];
-            if *slot != hash {
-                *slot = hash;
-                list.push(hash);
-            }
-        });
+        let mut code = Vec::with_capacity(text.len() / 64);
+        lexical::words(text, dialect, TextWords::NONE, distinct(|word, _| code.push(word)));
         code.sort_unstable();
         code.dedup();
-        other.sort_unstable();
-        other.dedup();
-        // Text words that are code words too count once, as code: both lists are sorted, so one
-        // walk along `code` removes them.
-        let mut in_code = code.iter().peekable();
-        other.retain(|h| {
-            while in_code.next_if(|&c| c < h).is_some() {}
-            in_code.peek() != Some(&h)
-        });
-        Words { code: code.into(), text: other.into() }
+        Words { code: code.into(), dialect, text: OnceLock::new() }
     }
 
-    /// Whether `word` (a [`word_parts`] hash) is a word of the code.
+    /// Whether `word` (a [`word_of`] hash) is a word of the code.
     pub fn in_code(&self, word: u32) -> bool {
         self.code.binary_search(&word).is_ok()
     }
 
-    /// Whether every word of `parts` occurs anywhere: code, comment or string.
-    pub fn contains_all(&self, parts: &[u32]) -> bool {
-        parts.iter().all(|h| self.code.binary_search(h).is_ok() || self.text.binary_search(h).is_ok())
+    /// Whether every word of `parts` ([`string_parts`]) occurs in the code or a string literal
+    /// of `text`, the text these words are of. It is read only when a part is no code word, and
+    /// then once: `None` (it could not be read) answers no.
+    pub fn contains_all<T: AsRef<[u8]>>(&self, parts: &[u32], text: impl FnOnce() -> Option<T>) -> bool {
+        let outside_code: Vec<u32> = parts.iter().copied().filter(|&h| !self.in_code(h)).collect();
+        if outside_code.is_empty() {
+            return true;
+        }
+        let text_words = match self.text.get() {
+            Some(words) => words,
+            None => {
+                let Some(text) = text() else { return false };
+                self.text.get_or_init(|| self.text_words(text.as_ref()))
+            }
+        };
+        outside_code.iter().all(|h| text_words.binary_search(h).is_ok())
     }
 
+    /// The words of `text`'s strings (and inexact comments) that are no code words.
+    fn text_words(&self, text: &[u8]) -> Box<[u32]> {
+        let read = TextWords { strings: true, comments: !self.dialect.comments_are_exact() };
+        let mut words = Vec::new();
+        lexical::words(
+            text,
+            self.dialect,
+            read,
+            distinct(|word, place| {
+                if place == Place::Text {
+                    words.push(word);
+                }
+            }),
+        );
+        words.sort_unstable();
+        words.dedup();
+        // Those that are code words too count once, as code: both lists are sorted, so one walk
+        // along the code words removes them.
+        let mut in_code = self.code.iter().peekable();
+        words.retain(|h| {
+            while in_code.next_if(|&c| c < h).is_some() {}
+            in_code.peek() != Some(&h)
+        });
+        words.into()
+    }
+
+    /// How many distinct words are known: the code's, and the strings' once read.
     pub fn len(&self) -> usize {
-        self.code.len() + self.text.len()
+        self.code.len() + self.text.get().map_or(0, |t| t.len())
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// `out` called with the hash of each word the lexer reads, but not again for a word just seen
+/// in the same place. Most words of a file are repeats (`self`, `return`): a small table of the
+/// words last seen at each slot keeps most of them out of the lists to sort. Slot `i` starts
+/// with a value that cannot belong to it, `!i`.
+fn distinct(mut out: impl FnMut(u32, Place)) -> impl FnMut(&[u8], Place) {
+    let mut seen: [[u32; SEEN]; 2] = [std::array::from_fn(|i| !(i as u32)); 2];
+    move |word, place| {
+        let hash = word_hash(word);
+        let slot = &mut seen[place as usize][hash as usize & (SEEN - 1)];
+        if *slot != hash {
+            *slot = hash;
+            out(hash, place);
+        }
     }
 }
 
@@ -112,26 +146,29 @@ mod tests {
     fn code_words_are_apart_from_comment_and_string_words() {
         let text = "def fetch_all(url):\n    return größe.get(url, '$x aria-label')  # note\n";
         let words = Words::of(text.as_bytes(), Dialect::Python);
+        let read = || Some(text);
         for code in ["def", "fetch_all", "url", "return", "größe", "get"] {
             assert!(words.in_code(word_of(code).unwrap()), "{code}");
         }
         for text_only in ["$x", "aria", "label"] {
             assert!(!words.in_code(word_of(text_only).unwrap()), "{text_only}");
-            assert!(words.contains_all(&[word_of(text_only).unwrap()]), "{text_only}");
+            assert!(words.contains_all(&[word_of(text_only).unwrap()], read), "{text_only}");
         }
         // A comment's words are no string's: not kept.
-        assert!(!words.contains_all(&[word_of("note").unwrap()]));
+        assert!(!words.contains_all(&[word_of("note").unwrap()], read));
         let js = hintlens_syntax::lexical::CStyle {
             single_quote_strings: true,
             backtick: hintlens_syntax::lexical::Backtick::Template,
             ..Default::default()
         };
-        let words = Words::of(br"let r = /\/\//; const s = 'kept'; // note", Dialect::C(js));
+        let text = br"let r = /\/\//; const s = 'kept'; // note";
+        let words = Words::of(text, Dialect::C(js));
+        let read = || Some(text);
         assert!(
-            words.contains_all(&[word_of("kept").unwrap()]),
+            words.contains_all(&[word_of("kept").unwrap()], read),
             "the regular expression's `//` hides it from the lexer"
         );
-        assert!(words.contains_all(&[word_of("note").unwrap()]));
+        assert!(words.contains_all(&[word_of("note").unwrap()], read));
         assert!(!words.in_code(word_of("fetch").unwrap()));
         assert!(word_of("aria-label").is_none() && word_of("").is_none() && word_of("$http").is_some());
     }
@@ -145,14 +182,25 @@ mod tests {
         let words = Words::of(text.as_bytes(), Dialect::Python);
         assert!(names.iter().all(|n| words.in_code(word_of(n).unwrap())));
         assert!(!words.in_code(word_of("name_5000").unwrap()));
-        assert_eq!(words.len(), 5000, "comment words that are code words count once");
+        assert_eq!(words.len(), 5000);
+        // Words of strings that are code words too count once, as code.
+        let text = format!("{text}s = '{}'\n", names[..10].join(" "));
+        let words = Words::of(text.as_bytes(), Dialect::Python);
+        assert!(words.contains_all(&[word_of("name_1").unwrap(), word_of("s").unwrap()], || None::<&[u8]>));
+        assert!(!words.contains_all(&[word_of("name_1").unwrap(), word_of("name_").unwrap()], || Some(&text)));
+        assert_eq!(words.len(), 5001, "the strings' words are read now, and none of them is new");
     }
 
     #[test]
     fn a_plain_string_is_looked_for_by_its_words() {
-        let words = Words::of(b"raise ValueError(f\"unknown mode: {mode}!\")\n", Dialect::Python);
-        assert!(words.contains_all(&string_parts("unknown mode: {}!").unwrap()));
-        assert!(!words.contains_all(&string_parts("unknown model").unwrap()));
+        let text = b"raise ValueError(f\"unknown mode: {mode}!\")\n";
+        let words = Words::of(text, Dialect::Python);
+        let read = || Some(text);
+        assert!(words.contains_all(&string_parts("unknown mode: {}!").unwrap(), read));
+        assert!(!words.contains_all(&string_parts("unknown model").unwrap(), read));
+        let unread = Words::of(text, Dialect::Python);
+        assert!(!unread.contains_all(&string_parts("unknown mode").unwrap(), || None::<&[u8]>), "unreadable: no");
+        assert!(words.contains_all(&string_parts("unknown mode").unwrap(), || None::<&[u8]>), "read before");
         assert!(string_parts("it's").is_none() && string_parts("tab\there").is_none() && string_parts("::").is_none());
     }
 }

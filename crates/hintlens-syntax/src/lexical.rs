@@ -91,10 +91,25 @@ fn stops(dialect: Dialect) -> [bool; 256] {
     table
 }
 
-/// Calls `out` with every maximal run of identifier bytes of `text` and where it stands. With
-/// `comment_words` false, comments are skipped unread: only code and string literals speak.
-pub fn words(text: &[u8], dialect: Dialect, comment_words: bool, out: impl FnMut(&[u8], Place)) {
-    let mut lexer = Lexer { text, at: 0, dialect, stops: stops(dialect), comment_words, out };
+/// Which words of comments and string literals [`words`] reads. What it does not read it skips
+/// unread: it still finds where each comment or string ends, but at `memchr` speed, and hashes
+/// nothing of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TextWords {
+    pub strings: bool,
+    pub comments: bool,
+}
+
+impl TextWords {
+    /// Code words only.
+    pub const NONE: TextWords = TextWords { strings: false, comments: false };
+    pub const ALL: TextWords = TextWords { strings: true, comments: true };
+}
+
+/// Calls `out` with every maximal run of identifier bytes of `text` and where it stands: every
+/// word of the code, and those of the comments and strings `read` asks for.
+pub fn words(text: &[u8], dialect: Dialect, read: TextWords, out: impl FnMut(&[u8], Place)) {
+    let mut lexer = Lexer { text, at: 0, dialect, stops: stops(dialect), read, out };
     lexer.code(None);
 }
 
@@ -103,7 +118,7 @@ struct Lexer<'t, F> {
     at: usize,
     dialect: Dialect,
     stops: [bool; 256],
-    comment_words: bool,
+    read: TextWords,
     out: F,
 }
 
@@ -114,6 +129,20 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
 
     fn starts_with(&self, s: &[u8]) -> bool {
         self.text[self.at..].starts_with(s)
+    }
+
+    /// Emits the words of the string literal `text[from..to]`, if they are read.
+    fn string_words(&mut self, from: usize, to: usize) {
+        if self.read.strings {
+            self.text_words(from, to);
+        }
+    }
+
+    /// Emits the words of the comment `text[from..to]`, if they are read.
+    fn comment_words(&mut self, from: usize, to: usize) {
+        if self.read.comments {
+            self.text_words(from, to);
+        }
     }
 
     /// Emits the words of `text[from..to]` as text (comment or string content).
@@ -270,9 +299,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
 
     fn line_comment(&mut self) {
         let end = memchr_from(self.text, self.at, b'\n');
-        if self.comment_words {
-            self.text_words(self.at, end);
-        }
+        self.comment_words(self.at, end);
         self.at = end;
     }
 
@@ -294,9 +321,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 self.at += 1;
             }
         }
-        if self.comment_words {
-            self.text_words(start, self.at);
-        }
+        self.comment_words(start, self.at);
     }
 
     /// A string closed by `quote`, with backslash escapes. Unless the language lets it span
@@ -322,7 +347,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
             }
         }
         self.at = self.at.min(self.text.len());
-        self.text_words(start, self.at);
+        self.string_words(start, self.at);
     }
 
     /// Text opened by `open_len` bytes and closed by `closing` (raw strings, text blocks):
@@ -339,7 +364,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
             self.at += 1;
         }
         self.at = (self.at + closing.len()).min(self.text.len());
-        self.text_words(start, self.at);
+        self.string_words(start, self.at);
     }
 
     /// `'x'`, `'\n'`, `'\u{1F600}'` — or, in Rust, a lifetime `'a` (no closing quote).
@@ -354,7 +379,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
         match close {
             Some(p) => {
                 let end = self.at + 1 + p + 1;
-                self.text_words(self.at, end);
+                self.string_words(self.at, end);
                 self.at = end;
             }
             // A lifetime or label: the quote is punctuation, the name a word of the code.
@@ -372,7 +397,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 b'\\' => self.at += 2,
                 b'`' => break,
                 b'$' if self.peek(1) == b'{' => {
-                    self.text_words(start, self.at);
+                    self.string_words(start, self.at);
                     self.at += 2;
                     self.code(Some(b'}'));
                     start = self.at;
@@ -381,7 +406,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
             }
         }
         let end = self.at.min(self.text.len());
-        self.text_words(start.min(end), end);
+        self.string_words(start.min(end), end);
         self.at = (end + 1).min(self.text.len());
     }
 
@@ -407,7 +432,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 }
             }
             self.at = (self.at + 3).min(self.text.len());
-            self.text_words(start, self.at);
+            self.string_words(start, self.at);
         } else {
             self.quoted(quote, false);
         }
@@ -424,7 +449,7 @@ mod tests {
 
     fn code_words(text: &str, dialect: Dialect) -> Vec<String> {
         let mut out = Vec::new();
-        words(text.as_bytes(), dialect, true, |w, place| {
+        words(text.as_bytes(), dialect, TextWords::ALL, |w, place| {
             if place == Place::Code {
                 out.push(String::from_utf8_lossy(w).into_owned());
             }
@@ -467,15 +492,24 @@ mod tests {
     }
 
     #[test]
-    fn comments_are_skipped_unread_when_their_words_are_not_wanted() {
-        let text = "a = 'in string'  # in comment\nb = 1\n";
-        let mut all = Vec::new();
-        words(text.as_bytes(), Dialect::Python, false, |w, place| {
-            all.push((String::from_utf8_lossy(w).into_owned(), place))
-        });
-        let text_words: Vec<&str> = all.iter().filter(|(_, p)| *p == Place::Text).map(|(w, _)| w.as_str()).collect();
-        assert_eq!(text_words, ["in", "string"]);
-        assert_eq!(all.iter().filter(|(_, p)| *p == Place::Code).count(), 3);
+    fn comments_and_strings_are_skipped_unread_when_their_words_are_not_wanted() {
+        let text = "a = 'in string'  # in comment\nb = f'''{c}\n''' + d\n";
+        let read = |read: TextWords| {
+            let mut all = Vec::new();
+            words(text.as_bytes(), Dialect::Python, read, |w, place| {
+                all.push((String::from_utf8_lossy(w).into_owned(), place))
+            });
+            let of = |place| all.iter().filter(|(_, p)| *p == place).map(|(w, _)| w.clone()).collect::<Vec<_>>();
+            (of(Place::Code), of(Place::Text))
+        };
+        let code = ["a", "b", "d"];
+        assert_eq!(
+            read(TextWords::ALL),
+            (code.map(String::from).to_vec(), ["in", "string", "in", "comment", "c"].map(String::from).to_vec())
+        );
+        assert_eq!(read(TextWords { strings: true, comments: false }).1, ["in", "string", "c"]);
+        assert_eq!(read(TextWords { strings: false, comments: true }).1, ["in", "comment"]);
+        assert_eq!(read(TextWords::NONE), (code.map(String::from).to_vec(), vec![]));
         let java = CStyle { text_blocks: true, ..CStyle::default() };
         assert!(Dialect::Python.comments_are_exact() && Dialect::C(java).comments_are_exact());
         let js = CStyle { single_quote_strings: true, backtick: Backtick::Template, ..CStyle::default() };
