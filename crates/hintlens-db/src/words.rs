@@ -26,7 +26,12 @@ impl Words {
     /// The code words of `text`: comments and strings are skipped unread.
     pub fn of(text: &[u8], dialect: Dialect) -> Words {
         let mut code = Vec::with_capacity(text.len() / 64);
-        lexical::words(text, dialect, TextWords::NONE, distinct(|word, _| code.push(word)));
+        let mut seen = Seen::new();
+        lexical::words(text, dialect, TextWords::NONE, |word, _| {
+            if let Some(hash) = seen.first(word) {
+                code.push(hash);
+            }
+        });
         code.sort_unstable();
         code.dedup();
         Words { code: code.into(), dialect, text: OnceLock::new() }
@@ -59,16 +64,14 @@ impl Words {
     fn text_words(&self, text: &[u8]) -> Box<[u32]> {
         let read = TextWords { strings: true, comments: !self.dialect.comments_are_exact() };
         let mut words = Vec::new();
-        lexical::words(
-            text,
-            self.dialect,
-            read,
-            distinct(|word, place| {
-                if place == Place::Text {
-                    words.push(word);
-                }
-            }),
-        );
+        let mut seen = Seen::new();
+        lexical::words(text, self.dialect, read, |word, place| {
+            if place == Place::Text
+                && let Some(hash) = seen.first(word)
+            {
+                words.push(hash);
+            }
+        });
         words.sort_unstable();
         words.dedup();
         // Those that are code words too count once, as code: both lists are sorted, so one walk
@@ -91,23 +94,28 @@ impl Words {
     }
 }
 
-/// `out` called with the hash of each word the lexer reads, but not again for a word just seen
-/// in the same place. Most words of a file are repeats (`self`, `return`): a small table of the
-/// words last seen at each slot keeps most of them out of the lists to sort. Slot `i` starts
+/// The words last seen, by the low bits of their hashes. Most words of a file are repeats
+/// (`self`, `return`): the table keeps most of them out of the lists to sort. Slot `i` starts
 /// with a value that cannot belong to it, `!i`.
-fn distinct(mut out: impl FnMut(u32, Place)) -> impl FnMut(&[u8], Place) {
-    let mut seen: [[u32; SEEN]; 2] = [std::array::from_fn(|i| !(i as u32)); 2];
-    move |word, place| {
+struct Seen([u32; SEEN]);
+
+impl Seen {
+    fn new() -> Seen {
+        Seen(std::array::from_fn(|i| !(i as u32)))
+    }
+
+    /// The hash of `word`, unless it is the word last seen at its slot.
+    fn first(&mut self, word: &[u8]) -> Option<u32> {
         let hash = word_hash(word);
-        let slot = &mut seen[place as usize][hash as usize & (SEEN - 1)];
-        if *slot != hash {
+        let slot = &mut self.0[hash as usize & (SEEN - 1)];
+        (*slot != hash).then(|| {
             *slot = hash;
-            out(hash, place);
-        }
+            hash
+        })
     }
 }
 
-/// Slots of the table of words last seen ([`Words::of`]): a power of two, so that a hash's
+/// Slots of the table of words last seen ([`Seen`]): a power of two, so that a hash's
 /// slot is its low bits, and the start value of slot `i`, `!i`, whose low bits are
 /// `SEEN - 1 - i`, never belongs to it.
 const SEEN: usize = 1024;
