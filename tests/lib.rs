@@ -34,9 +34,10 @@
 
 use hintlens_db::{Database, SnapshotIndex};
 use hintlens_hints::{
-    Compat, Entity, Identifier, Projection, SelectOptions, Selection, Task, TaskFields, documentation_text, render,
-    select_with, split_test_regions,
+    Compat, Entity, Identifier, SelectOptions, Selection, Task, TaskFields, documentation_text, select_with,
+    split_test_regions,
 };
+use hintlens_projection::{Projection, render};
 use hintlens_snapshot::{NoBlobs, Snapshot, build_reference, changes_between};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,9 +1,9 @@
 //! The benchmark policies end to end on scenario tasks: FEA-Bench's released format reproduced
 //! byte for byte under `--compat fea`, and every projection of every policy, snapshotted.
 
-use hintlens_hints::{
-    Description, DescriptionProvider, Descriptions, Identifier, Projection, RenderContext, TaskFields, Want,
-    render_with,
+use hintlens_hints::{Identifier, TaskFields};
+use hintlens_projection::{
+    Description, DescriptionProvider, Descriptions, Projection, RenderContext, Want, render_with,
 };
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -3,9 +3,9 @@
 
 use crate::record::TaskOutput;
 use hintlens_db::Database;
-use hintlens_hints::{
-    DescriptionProvider, Descriptions, Identifier, Projection, RenderContext, SelectOptions, Selection, Task,
-    TaskFields, Want, description_key, render_with, select_with,
+use hintlens_hints::{Identifier, SelectOptions, Selection, Task, TaskFields, select_with};
+use hintlens_projection::{
+    DescriptionProvider, Descriptions, Projection, RenderContext, Want, description_key, render_with,
 };
 use std::collections::HashSet;
 

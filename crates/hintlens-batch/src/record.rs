@@ -1,7 +1,8 @@
 //! The result record of one task (SPEC §7.2).
 
 use crate::TaskRecord;
-use hintlens_hints::{Descriptions, Identifier, Selection};
+use hintlens_hints::{Identifier, Selection};
+use hintlens_projection::Descriptions;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;

@@ -7,9 +7,9 @@ use crate::repos::RepoLocator;
 use crate::shard::Shard;
 use hintlens_db::Database;
 use hintlens_hints::{
-    DescriptionProvider, Projection, SelectOptions, Selection, Task, TaskFields, documentation_of_changes,
-    documentation_text, split_test_regions,
+    SelectOptions, Selection, Task, TaskFields, documentation_of_changes, documentation_text, split_test_regions,
 };
+use hintlens_projection::{DescriptionProvider, Projection};
 use hintlens_snapshot::{Patch, Reference, Repository, build_reference, changes_between};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -243,7 +243,7 @@ pub struct BatchOptions {
     pub reference_from: ReferenceFrom,
     pub index: IndexMode,
     pub select: SelectOptions,
-    /// A configured description provider (see `hintlens_hints::DescriptionProvider`).
+    /// A configured description provider (see `hintlens_projection::DescriptionProvider`).
     pub provider: Option<Arc<dyn DescriptionProvider>>,
     /// Instance ids that already have a record (`--resume`): not run again.
     pub skip: HashSet<String>,

@@ -15,7 +15,8 @@
 //! largest task run alone.
 
 use hintlens_batch::{BatchOptions, IndexMode, ReferenceFrom, RepoLocator, TaskRecord, read_dataset, run_batch};
-use hintlens_hints::{Projection, Selection};
+use hintlens_hints::Selection;
+use hintlens_projection::Projection;
 use hintlens_snapshot::{BlobSource, ObjectId, Repository, build_reference};
 use std::collections::HashMap;
 use std::io::Write;

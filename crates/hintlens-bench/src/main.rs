@@ -15,7 +15,8 @@ mod demand;
 
 use clap::{Parser, Subcommand};
 use hintlens_batch::{BatchOptions, ReferenceFrom, RepoLocator, read_dataset, run_batch};
-use hintlens_hints::{Projection, Selection};
+use hintlens_hints::Selection;
+use hintlens_projection::Projection;
 use hintlens_snapshot::{BlobSource, ObjectId, Repository, build_reference};
 use hintlens_syntax::Frontend;
 use rayon::prelude::*;

@@ -2,11 +2,12 @@
 //! file out; the work is `hintlens_judge`'s.
 
 use clap::{Subcommand, ValueEnum};
-use hintlens_hints::{Projection, Selection};
+use hintlens_hints::Selection;
 use hintlens_judge::{
     Answer, Bootstrap, ExportOptions, ExportProblem, HttpJudge, Judged, Message, PromptRecord, TaskText,
     projected_attributes,
 };
+use hintlens_projection::Projection;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};

@@ -6,7 +6,8 @@ mod report;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hintlens_batch::{BatchOptions, IndexMode, ReferenceFrom, RepoContext, RepoLocator, TaskSpec, run_batch, run_task};
-use hintlens_hints::{Compat, Projection, SelectOptions, Selection};
+use hintlens_hints::{Compat, SelectOptions, Selection};
+use hintlens_projection::Projection;
 use hintlens_report::ReferenceField;
 use hintlens_snapshot::Repository;
 use report::ReportFormat;
@@ -360,7 +361,7 @@ fn main() -> ExitCode {
 /// The description provider a configuration file names, if any.
 fn load_provider(
     path: &std::path::Path,
-) -> Result<Option<std::sync::Arc<dyn hintlens_hints::DescriptionProvider>>, String> {
+) -> Result<Option<std::sync::Arc<dyn hintlens_projection::DescriptionProvider>>, String> {
     let config = hintlens_describe::load_config(path)?;
     config.provider.as_ref().map(hintlens_describe::provider).transpose()
 }

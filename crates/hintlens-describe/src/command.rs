@@ -2,7 +2,8 @@
 //! answer on standard output.
 
 use crate::{parse_answer, request};
-use hintlens_hints::{Description, DescriptionProvider, Identifier, TaskFields, Want};
+use hintlens_hints::{Identifier, TaskFields};
+use hintlens_projection::{Description, DescriptionProvider, Want};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -34,7 +34,8 @@ pub use command::CommandProvider;
 pub use config::{Config, ProviderConfig, load_config};
 pub use openai::OpenAiProvider;
 
-use hintlens_hints::{Description, DescriptionProvider, Identifier, TaskFields, Want};
+use hintlens_hints::{Identifier, TaskFields};
+use hintlens_projection::{Description, DescriptionProvider, Want};
 use serde_json::{Value, json};
 use std::sync::Arc;
 

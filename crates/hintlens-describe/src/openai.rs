@@ -1,6 +1,7 @@
 //! An OpenAI-compatible chat-completions endpoint as provider.
 
-use hintlens_hints::{Description, DescriptionProvider, Identifier, TaskFields, Want};
+use hintlens_hints::{Identifier, TaskFields};
+use hintlens_projection::{Description, DescriptionProvider, Want};
 use serde_json::{Value, json};
 use std::time::Duration;
 

@@ -2,7 +2,8 @@
 //! loopback interface that answers one request. Nothing leaves the machine.
 
 use hintlens_describe::{CommandProvider, OpenAiProvider, ProviderConfig, load_config, provider};
-use hintlens_hints::{DescriptionProvider, Entity, Identifier, TaskFields, Want};
+use hintlens_hints::{Entity, Identifier, TaskFields};
+use hintlens_projection::{DescriptionProvider, Want};
 use hintlens_syntax::DefKind;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;

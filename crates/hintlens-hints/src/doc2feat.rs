@@ -78,7 +78,7 @@ impl NewEntity {
             Origin::Use(line) => (DefKind::Field, Entity::Use, line),
             Origin::ErrorMessage(line) => (DefKind::Constant, Entity::ErrorMessage, line),
         };
-        let mut id = ident::entry(&self.name, kind, entity, changed.path, changed.is_new_file);
+        let mut id = Identifier::new(&self.name, kind, entity, changed.path, changed.is_new_file);
         id.line = line + 1;
         id
     }

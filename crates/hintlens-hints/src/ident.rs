@@ -2,7 +2,7 @@
 //! zero here: [`crate::facts::annotate`] fills them for every policy alike.
 
 use crate::newdefs::ChangedFile;
-use crate::{Direction, Entity, Identifier, Resolution};
+use crate::{Entity, Identifier};
 use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
 use hintlens_syntax::{DefId, DefKind, file_definition_name};
 
@@ -42,14 +42,14 @@ pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file:
         doc: def.doc.clone(),
         parent: parent.as_ref().map(|(q, _, _)| q.clone()),
         parent_decl: parent.map(|(_, k, s)| (k, s)),
-        ..entry(&def.name, def.kind, Entity::Definition, path, is_new_file)
+        ..Identifier::new(&def.name, def.kind, Entity::Definition, path, is_new_file)
     }
 }
 
 /// The module a changed file makes new ([`crate::newdefs::new_module`]), as a definition.
 pub(crate) fn new_module(db: &dyn Db, task: &crate::Task<'_>, changed: &ChangedFile<'_>) -> Option<Identifier> {
     let module = crate::newdefs::new_module(db, task, changed)?;
-    let mut id = entry(&module.name, module.kind, Entity::Definition, &module.path, true);
+    let mut id = Identifier::new(&module.name, module.kind, Entity::Definition, &module.path, true);
     // A directory below a module root goes by its import path (`go.flipt.io/flipt/internal/limits`).
     let language = changed.file.language(db);
     let rooted = (module.path != changed.path)
@@ -69,37 +69,11 @@ pub(crate) fn new_module(db: &dyn Db, task: &crate::Task<'_>, changed: &ChangedF
 /// The module a file is, as a definition of kind `file`.
 pub(crate) fn module(db: &dyn Db, path: &str, file: SourceFile, is_new_file: bool) -> Identifier {
     let module = module_name(db, path, file);
-    let mut id = entry(file_definition_name(&module), DefKind::File, Entity::Definition, path, is_new_file);
+    let mut id = Identifier::new(file_definition_name(&module), DefKind::File, Entity::Definition, path, is_new_file);
     id.qualified_name = module;
     id.doc.clone_from(&file_index(db, file).doc);
     id.line = 1;
     id
-}
-
-/// An identifier that knows only its name, kind and place: the start of every other builder,
-/// and the whole of an entry that is no definition of R.
-pub(crate) fn entry(name: &str, kind: DefKind, entity: Entity, path: &str, is_new_file: bool) -> Identifier {
-    Identifier {
-        name: name.to_owned(),
-        qualified_name: name.to_owned(),
-        kind,
-        path: path.to_owned(),
-        line: 0,
-        is_new_file,
-        signature: String::new(),
-        parent: None,
-        parent_decl: None,
-        direction: Direction::CodeToTest,
-        resolution: Resolution::Name,
-        evidence: Vec::new(),
-        base_occurrences: 0,
-        in_problem_statement: false,
-        necessity: 0,
-        doc: None,
-        entity,
-        local_name: String::new(),
-        constructors: Vec::new(),
-    }
 }
 
 /// Deterministic order for every policy: by path, then position, then name.

@@ -1,8 +1,8 @@
-//! Selection and projection: the paper's two decisions.
+//! Selection, the paper's first decision: which identifiers cross the code–test boundary.
 //!
 //! A [`Task`] is a pair of indexed snapshots (base B and reference R) with the code and test
 //! changes between them. A selection policy picks entries of R ([`Identifier`]s, with the
-//! evidence that picked them); a projection renders them as hint text.
+//! evidence that picked them); a projection (`hintlens-projection`) renders them as hint text.
 //!
 //! Invariants:
 //! - Selection reads only the database, the change sets and the dataset's own fields
@@ -12,12 +12,11 @@
 //!   string literals, SWE-bench Pro interface entries without a matching definition), which
 //!   [`Identifier::entity`] says.
 //! - Every selected identifier of every policy carries the same repository facts
-//!   ([`facts::annotate`]): `base_occurrences`, `in_problem_statement`, `necessity`.
+//!   (`facts::annotate`): `base_occurrences`, `in_problem_statement`, `necessity`.
 //! - Output order is deterministic: by path, then by position in the file.
 
 mod allnew;
 mod defuse;
-mod describe;
 mod doc2feat;
 mod documentation;
 mod evidence;
@@ -27,16 +26,13 @@ mod fea_source;
 mod ident;
 mod newdefs;
 mod pro;
-mod render;
 mod resolve;
 mod strings;
 #[cfg(test)]
 mod test_support;
 
-pub use describe::{Description, DescriptionProvider, Descriptions, Want, description_key};
 pub use documentation::{documentation_of_changes, documentation_text};
 pub use newdefs::split_test_regions;
-pub use render::{Projection, RenderContext, def_kind_label, first_sentence, render, render_with};
 
 use hintlens_db::{Db, SnapshotIndex};
 use hintlens_snapshot::ChangeSet;
@@ -277,6 +273,32 @@ pub struct Identifier {
 }
 
 impl Identifier {
+    /// An identifier that knows only its name, kind and place: the start of every other builder,
+    /// and the whole of an entry that is no definition of R.
+    pub fn new(name: &str, kind: DefKind, entity: Entity, path: &str, is_new_file: bool) -> Identifier {
+        Identifier {
+            name: name.to_owned(),
+            qualified_name: name.to_owned(),
+            kind,
+            path: path.to_owned(),
+            line: 0,
+            is_new_file,
+            signature: String::new(),
+            parent: None,
+            parent_decl: None,
+            direction: Direction::CodeToTest,
+            resolution: Resolution::Name,
+            evidence: Vec::new(),
+            base_occurrences: 0,
+            in_problem_statement: false,
+            necessity: 0,
+            doc: None,
+            entity,
+            local_name: String::new(),
+            constructors: Vec::new(),
+        }
+    }
+
     /// NoCode-bench's entity type: `function`, `class`, `field`, `error_msg` or `file`. A
     /// string literal outside an error context (a dict key, a flag) counts as a `field`.
     pub fn nocode_type(&self) -> &'static str {

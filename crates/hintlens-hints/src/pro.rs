@@ -82,7 +82,7 @@ fn matching(
 fn unmatched(task: &Task<'_>, entry: &InterfaceEntry) -> Identifier {
     let path = entry.path.clone().unwrap_or_default();
     let is_new_file = !path.is_empty() && !task.base.contains(&path);
-    let mut id = ident::entry(&entry.name, entry.def_kind(), Entity::Interface, &path, is_new_file);
+    let mut id = Identifier::new(&entry.name, entry.def_kind(), Entity::Interface, &path, is_new_file);
     id.signature = entry.signature.clone().unwrap_or_default();
     id.doc.clone_from(&entry.description);
     id.parent.clone_from(&entry.parent);

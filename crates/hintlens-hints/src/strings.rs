@@ -57,7 +57,7 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
             evidence.sort();
             evidence.dedup();
             let entity = if s.error_context { Entity::ErrorMessage } else { Entity::String };
-            let mut id = ident::entry(value, DefKind::Constant, entity, changed.path, changed.is_new_file);
+            let mut id = Identifier::new(value, DefKind::Constant, entity, changed.path, changed.is_new_file);
             id.line = s.span.start.line + 1;
             id.evidence = evidence;
             out.push(id);

@@ -1,7 +1,7 @@
 //! From result records to prompts: one per (instance, identifier, attribute, call, sample).
 
 use crate::prompts::{Attribute, Call, Entry, Message, TaskText, messages};
-use hintlens_hints::{Projection, def_kind_label, first_sentence};
+use hintlens_projection::{Projection, def_kind_label, first_sentence};
 use hintlens_syntax::DefKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,9 +1,9 @@
 //! Result records to prompts: which attributes an identifier has, one line per call and
 //! sample, and exports that would be partial refuse to be written.
 
-use hintlens_hints::Projection;
 use hintlens_judge::prompts::{Attribute, Call, TaskText};
 use hintlens_judge::{ExportOptions, ExportProblem, entry_of, export, projected_attributes};
+use hintlens_projection::Projection;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 

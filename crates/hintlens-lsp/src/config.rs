@@ -4,7 +4,8 @@
 //! An editor value that is absent or `null` leaves the file's value in place, so a client should
 //! send only what the user set. Invalid values are reported and ignored, never fatal.
 
-use hintlens_hints::{Projection, Selection};
+use hintlens_hints::Selection;
+use hintlens_projection::Projection;
 use hintlens_snapshot::TestPaths;
 use serde::Deserialize;
 use serde::de::IgnoredAny;

@@ -5,7 +5,8 @@ use crate::dispatch::RequestError;
 use crate::protocol::{HintsParams, HintsResult, SHOW_HINTS_COMMAND};
 use crate::world::World;
 use hintlens_db::Database;
-use hintlens_hints::{Projection, Selection, render};
+use hintlens_hints::Selection;
+use hintlens_projection::{Projection, render};
 use lsp_types::ExecuteCommandParams;
 
 pub(crate) fn hints(db: &Database, world: &World, params: Option<HintsParams>) -> Result<HintsResult, RequestError> {

@@ -3,7 +3,8 @@
 //! non-empty task — and the mean length of each rendered hint.
 
 use crate::records::is_ok;
-use hintlens_hints::{Projection, Selection};
+use hintlens_hints::Selection;
+use hintlens_projection::Projection;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -15,7 +15,8 @@
 //! The text-bearing projections put their sentences on indented lines under each entry.
 
 use super::{RenderContext, def_kind_label, doc_line, kind_label};
-use crate::{Identifier, Want};
+use crate::Want;
+use hintlens_hints::Identifier;
 use hintlens_syntax::DefKind;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;

@@ -6,7 +6,7 @@
 //! ([`crate::Projection::wants`]), collect the answers in [`Descriptions`], and render with
 //! them.
 
-use crate::{Identifier, TaskFields};
+use hintlens_hints::{Identifier, TaskFields};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

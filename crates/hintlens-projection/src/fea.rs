@@ -18,7 +18,7 @@
 //! than FEA's may hold entries FEA never lists: a selected file (kind `file`) gets its block
 //! without a definition line, any other entry is written like a definition, by its signature.
 
-use crate::Identifier;
+use hintlens_hints::Identifier;
 use hintlens_syntax::DefKind;
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -1,17 +1,22 @@
-//! Projections: what a hint reveals about each selected identifier (SPEC §4), and the
-//! benchmarks' native renderings.
+//! Projection, the paper's second decision: what a hint reveals about each identifier a
+//! selection ([`hintlens_hints`]) picked (SPEC §4), and the benchmarks' native renderings.
 //!
-//! Every projection renders an empty selection as the empty string: no identifiers, no hint.
+//! Invariants:
+//! - Rendering is pure: it reads the identifiers and a [`RenderContext`] (the dataset's
+//!   requirements, a provider's [`Descriptions`] gathered before), never the database or git.
+//! - Every projection renders an empty selection as the empty string: no identifiers, no hint.
 
 mod declaration;
+mod describe;
 mod fea;
 mod nocode;
 mod pro_interface;
 mod sentence;
 
+pub use describe::{Description, DescriptionProvider, Descriptions, Want, description_key};
 pub use sentence::first_sentence;
 
-use crate::{Descriptions, Entity, Identifier, Want};
+use hintlens_hints::{Entity, Identifier};
 use hintlens_syntax::DefKind;
 use std::collections::HashSet;
 use std::fmt::{self, Write};
@@ -87,7 +92,7 @@ impl fmt::Display for Projection {
 impl FromStr for Projection {
     type Err = String;
     fn from_str(s: &str) -> Result<Projection, String> {
-        crate::parse_name(s, &Projection::ALL, |p| p.as_str(), "projection")
+        hintlens_hints::parse_name(s, &Projection::ALL, |p| p.as_str(), "projection")
     }
 }
 

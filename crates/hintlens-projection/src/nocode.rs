@@ -4,7 +4,7 @@
 //! Entries are unique by (type, name) and sorted by them; a file is named by its path, as
 //! NoCode-bench names new files.
 
-use crate::Identifier;
+use hintlens_hints::Identifier;
 use hintlens_syntax::DefKind;
 use serde::Serialize;
 use std::collections::BTreeSet;

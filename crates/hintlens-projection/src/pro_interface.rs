@@ -13,7 +13,8 @@
 //! descriptions are exactly what the paper's judge finds disclosing.
 
 use super::{RenderContext, kind_label};
-use crate::{Identifier, Want};
+use crate::Want;
+use hintlens_hints::Identifier;
 use hintlens_syntax::DefKind;
 use std::fmt::Write;
 

@@ -2,10 +2,9 @@
 //! projection live in `tests/policies.rs`.
 
 use super::*;
-use crate::ident::entry;
 
 fn function(name: &str, kind: DefKind, signature: &str) -> Identifier {
-    let mut id = entry(name, kind, Entity::Definition, "pkg/api.py", false);
+    let mut id = Identifier::new(name, kind, Entity::Definition, "pkg/api.py", false);
     id.signature = signature.to_owned();
     id.local_name = name.to_owned();
     id.line = 3;
@@ -45,13 +44,13 @@ fn pro_interface_reads_inputs_and_outputs_off_signatures() {
 
 #[test]
 fn nocode_entries_are_unique_sorted_and_files_named_by_path() {
-    let mut file = entry("api", DefKind::File, Entity::Definition, "pkg/api.py", true);
+    let mut file = Identifier::new("api", DefKind::File, Entity::Definition, "pkg/api.py", true);
     file.qualified_name = "pkg.api".into();
     let ids = [
         function("fetch", DefKind::Function, "def fetch()"),
-        entry("fetch", DefKind::Field, Entity::Use, "pkg/api.py", true),
-        entry("fetch", DefKind::Field, Entity::Use, "pkg/other.py", false),
-        entry("bad \"width\"", DefKind::Constant, Entity::ErrorMessage, "pkg/api.py", true),
+        Identifier::new("fetch", DefKind::Field, Entity::Use, "pkg/api.py", true),
+        Identifier::new("fetch", DefKind::Field, Entity::Use, "pkg/other.py", false),
+        Identifier::new("bad \"width\"", DefKind::Constant, Entity::ErrorMessage, "pkg/api.py", true),
         file,
     ];
     assert_eq!(
