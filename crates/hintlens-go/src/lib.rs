@@ -34,7 +34,6 @@ mod walk;
 
 use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, ModuleDefinition, UseKind};
-use tree_sitter::Tree;
 
 /// The Go [`Frontend`]: claims `*.go` files.
 #[derive(Debug, Clone, Copy, Default)]
@@ -176,7 +175,7 @@ impl Frontend for Go {
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {
-        parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
+        hintlens_tree::bare_parse(&tree_sitter_go::LANGUAGE.into(), text)
     }
 }
 
@@ -203,11 +202,6 @@ pub(crate) fn package_name_of(import_path: &str) -> &str {
         Some((stem, suffix)) if is_version(suffix) || suffix == "go" => stem,
         _ => last,
     }
-}
-
-/// Parses `text` and nothing more: the baseline extraction throughput is measured against.
-pub fn parse_only(text: &[u8]) -> Option<Tree> {
-    hintlens_tree::parse(&tree_sitter_go::LANGUAGE.into(), text, None)
 }
 
 #[cfg(test)]

@@ -2,21 +2,11 @@
 
 use hintlens_go::Go;
 use hintlens_syntax::Frontend;
-
-macro_rules! check {
-    ($name:ident, $src:expr) => {
-        #[test]
-        fn $name() {
-            let src: &str = $src;
-            insta::with_settings!({ description => src, omit_expression => true }, {
-                insta::assert_snapshot!(Go.extract(src.as_bytes()).dump());
-            });
-        }
-    };
-}
+use hintlens_tree::check_extraction as check;
 
 check!(
     declarations_of_every_kind,
+    Go,
     r#"// Package store keeps limits.
 package store
 
@@ -77,6 +67,7 @@ func (l *List[T]) Push(v T) { l.items = append(l.items, v) }
 
 check!(
     uses_and_bindings,
+    Go,
     r#"package store_test
 
 import (
@@ -114,6 +105,7 @@ func TestSetLimit(t *testing.T) {
 
 check!(
     syntax_errors_keep_the_readable_parts,
+    Go,
     r#"package broken
 
 func Good() int { return 1 }
@@ -128,6 +120,7 @@ type T struct { A int
 
 check!(
     names_bind_in_their_block,
+    Go,
     r#"package storage
 
 func TestValidate(t *testing.T) {
@@ -148,7 +141,6 @@ func TestValidate(t *testing.T) {
 /// a component's span measured in the lossily decoded path ran past the end of the text.
 #[test]
 fn invalid_utf8_in_an_import_path_keeps_spans_inside_the_text() {
-    use hintlens_syntax::Frontend;
     let mut text = b"package p\n\nimport \"github.com/o/".to_vec();
     text.extend([0xff; 20]);
     for text in [text.clone(), [text, b"\"\n".to_vec()].concat()] {
@@ -162,6 +154,7 @@ fn invalid_utf8_in_an_import_path_keeps_spans_inside_the_text() {
 
 check!(
     testify_mocks_name_methods_by_string,
+    Go,
     r#"package fetch
 
 import (

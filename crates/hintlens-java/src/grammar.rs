@@ -3,6 +3,7 @@
 //! Matching a `u16` kind id through a lookup table costs one load per node, where comparing
 //! `kind()` strings would cost a chain of string comparisons on every node of every file.
 
+use hintlens_tree::KindTable;
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node};
 
@@ -92,7 +93,7 @@ pub(crate) enum K {
 
 pub(crate) struct Grammar {
     pub language: Language,
-    kinds: Vec<K>,
+    kinds: KindTable<K>,
     pub name: u16,
     pub object: u16,
     pub arguments: u16,
@@ -108,13 +109,9 @@ pub(crate) struct Grammar {
 }
 
 impl Grammar {
+    #[inline]
     pub fn kind(&self, node: Node) -> K {
-        match self.kinds.get(usize::from(node.kind_id())) {
-            Some(&kind) => kind,
-            // ERROR has a reserved id outside the grammar's table.
-            None if node.is_error() => K::Error,
-            None => K::Other,
-        }
+        self.kinds.of(node)
     }
 }
 
@@ -124,13 +121,7 @@ pub(crate) fn grammar() -> &'static Grammar {
         let language = Language::new(tree_sitter_java::LANGUAGE);
         // Several ids can share a name (aliases such as `type_identifier`); mapping every id
         // by name covers them all.
-        let kinds = (0..language.node_kind_count())
-            .map(|id| {
-                let id = id as u16;
-                let name = language.node_kind_for_id(id).unwrap_or("");
-                kind_for(name, language.node_kind_is_named(id))
-            })
-            .collect();
+        let kinds = KindTable::new(&language, K::Other, K::Error, kind_for);
         let field = |name: &str| language.field_id_for_name(name).map_or(0, std::num::NonZeroU16::get);
         Grammar {
             kinds,

@@ -12,12 +12,12 @@
 
 use crate::grammar::{Grammar, K, grammar};
 use crate::text;
-use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind, Scopes};
+use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, SyntaxError,
-    Use, UseKind, flatten_whitespace, line_around, reads_exception_message, span,
+    Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, UseKind,
+    flatten_whitespace, line_around, reads_exception_message, span,
 };
-use hintlens_tree::span_of;
+use hintlens_tree::{Builder, Conventions, span_of, syntax_error};
 use std::borrow::Cow;
 use std::num::NonZeroU16;
 use std::ops::Range;
@@ -36,8 +36,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let root = tree.root_node();
     let mut walker = Walker {
         g: grammar(),
-        src,
-        out: FileIndex::default(),
+        b: Builder::new(src, Conventions::default()),
         frames: Vec::new(),
         scope: Vec::new(),
         omitted: Vec::new(),
@@ -45,19 +44,18 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
         check_errors: root.has_error(),
         seen_top_type: false,
         package_doc: None,
-        scopes: Scopes::new(),
     };
     // `this.x` and `super.m()` reach the file's own class.
-    walker.scopes.bind(b"this", Binding::Local);
-    walker.scopes.bind(b"super", Binding::Local);
+    walker.b.scopes.bind(b"this", Binding::Local);
+    walker.b.scopes.bind(b"super", Binding::Local);
     walker.run(root);
     walker.finish_signatures();
     walker.finish_bindings();
     // A `package-info.java` documents its package, and declares no type.
     if !walker.seen_top_type {
-        walker.out.doc = walker.package_doc.take();
+        walker.b.index.doc = walker.package_doc.take();
     }
-    walker.out
+    walker.b.index
 }
 
 /// Where a definition's signature is written: `head`, then `tail` after a space (a field's
@@ -134,10 +132,9 @@ impl Visit<'_> {
     }
 }
 
-struct Walker<'s, 't> {
+struct Walker<'t> {
     g: &'static Grammar,
-    src: &'s [u8],
-    out: FileIndex,
+    b: Builder<'t>,
     frames: Vec<Frame<'t>>,
     /// Enclosing definitions, innermost last.
     scope: Vec<DefId>,
@@ -150,11 +147,9 @@ struct Walker<'s, 't> {
     check_errors: bool,
     seen_top_type: bool,
     package_doc: Option<String>,
-    /// Locals, parameters and the file's own names, for the bindings of uses.
-    scopes: Scopes,
 }
 
-impl<'t> Walker<'_, 't> {
+impl<'t> Walker<'t> {
     fn run(&mut self, root: Node<'t>) {
         if self.check_errors { self.run_cursor(root) } else { self.run_named(root) }
     }
@@ -200,7 +195,7 @@ impl<'t> Walker<'_, 't> {
                         let prev_end = std::mem::replace(&mut frame.prev_end, child.end_byte());
                         if frame.pending_doc.is_some()
                             && !matches!(self.g.kind(child), K::BlockComment | K::LineComment)
-                            && token_between(self.src, frame.node, prev_end, child.start_byte())
+                            && token_between(self.b.src, frame.node, prev_end, child.start_byte())
                         {
                             // The token took the Javadoc, as in the cursor walk.
                             frame.pending_doc = None;
@@ -212,7 +207,7 @@ impl<'t> Walker<'_, 't> {
                 }
                 let frame = self.frames.pop().expect("a frame was just seen");
                 if let Some(outer) = frame.lexical_outer {
-                    self.scopes.leave(outer);
+                    self.b.scopes.leave(outer);
                 }
                 self.scope.truncate(frame.scope_base);
                 if frame.pushed_def {
@@ -230,8 +225,8 @@ impl<'t> Walker<'_, 't> {
             K::MethodDeclaration | K::ConstructorDeclaration | K::CompactConstructorDeclaration | K::LambdaExpression
         );
         opens.then(|| {
-            let scope = self.scopes.open(ScopeKind::Function);
-            self.scopes.enter(scope)
+            let scope = self.b.scopes.open(ScopeKind::Function);
+            self.b.scopes.enter(scope)
         })
     }
 
@@ -239,11 +234,10 @@ impl<'t> Walker<'_, 't> {
     /// enclosing or inherited class (`helper()`, `count`: `this.` left out) — unless it is
     /// spelled like a type, which comes from the same package or `java.lang`.
     fn finish_bindings(&mut self) {
-        let scopes = std::mem::take(&mut self.scopes);
-        scopes.finish(&mut self.out.uses);
+        self.b.finish_bindings();
         let own_methods: std::collections::HashSet<&str> =
-            self.out.definitions.iter().filter(|d| d.kind == DefKind::Method).map(|d| d.name.as_str()).collect();
-        for u in &mut self.out.uses {
+            self.b.index.definitions.iter().filter(|d| d.kind == DefKind::Method).map(|d| d.name.as_str()).collect();
+        for u in &mut self.b.index.uses {
             if u.binding != Binding::Free || u.qualifier.is_some() {
                 continue;
             }
@@ -321,7 +315,7 @@ impl<'t> Walker<'_, 't> {
                 }
                 if let Some(frame) = self.frames.pop() {
                     if let Some(outer) = frame.lexical_outer {
-                        self.scopes.leave(outer);
+                        self.b.scopes.leave(outer);
                     }
                     // Declarations recovered inside an ERROR may still be open.
                     self.scope.truncate(frame.scope_base);
@@ -357,7 +351,7 @@ impl<'t> Walker<'_, 't> {
             K::StringLiteral => {
                 self.string(node);
                 // Only string template interpolations (`\{expr}`) hold anything to visit.
-                if has_pair(b'\\', b'{', bytes(self.src, node)) {
+                if has_pair(b'\\', b'{', self.b.bytes(node)) {
                     return Visit::descend();
                 }
             }
@@ -392,7 +386,7 @@ impl<'t> Walker<'_, 't> {
         let frame = self.frames.last_mut()?;
         match kind {
             K::BlockComment => {
-                if text::is_javadoc(bytes(self.src, node)) {
+                if text::is_javadoc(self.b.bytes(node)) {
                     frame.pending_doc = Some(node);
                 }
                 None
@@ -403,14 +397,7 @@ impl<'t> Walker<'_, 't> {
     }
 
     fn check_error(&mut self, node: Node) {
-        let message = if node.is_error() {
-            "syntax error".to_owned()
-        } else if node.is_missing() {
-            if node.is_named() { format!("missing {}", node.kind()) } else { format!("missing `{}`", node.kind()) }
-        } else {
-            return;
-        };
-        self.out.errors.push(SyntaxError { span: span_of(node), message });
+        self.b.index.errors.extend(syntax_error(node));
     }
 
     // ---- definitions ----
@@ -521,7 +508,7 @@ impl<'t> Walker<'_, 't> {
         if self.scope.len() >= MAX_DEF_DEPTH {
             return None;
         }
-        let name_text = self.text(name).into_owned();
+        let name_text = self.b.str(name).into_owned();
         if name_text.is_empty() {
             return None;
         }
@@ -532,32 +519,18 @@ impl<'t> Walker<'_, 't> {
         // stays a member reached through the implicit receiver.
         match kind {
             DefKind::Parameter | DefKind::Method | DefKind::Constructor => {}
-            kind if kind.is_type() => self.scopes.bind_in(MODULE, name_text.as_bytes(), Binding::Definition),
-            _ => self.scopes.bind_in(MODULE, name_text.as_bytes(), Binding::Local),
+            kind if kind.is_type() => self.b.scopes.bind_in(MODULE, name_text.as_bytes(), Binding::Definition),
+            _ => self.b.scopes.bind_in(MODULE, name_text.as_bytes(), Binding::Local),
         }
         let parent = self.scope.last().copied();
-        let local_name = match parent {
-            Some(p) => format!("{}.{name_text}", self.out.definition(p).local_name),
-            None => name_text.clone(),
-        };
-        let doc = doc.and_then(|d| text::clean_javadoc(&self.text(d)));
+        let local_name = self.b.local_name(parent, &name_text);
+        let doc = doc.and_then(|d| text::clean_javadoc(&self.b.str(d)));
         if parent.is_none() && kind.is_type() && !self.seen_top_type {
             self.seen_top_type = true;
-            self.out.doc.clone_from(&doc);
+            self.b.index.doc.clone_from(&doc);
         }
-        let id = self.out.definitions.len() as DefId;
-        self.out.definitions.push(Definition {
-            name: name_text,
-            local_name,
-            kind,
-            span,
-            name_span: span_of(name),
-            signature: String::new(),
-            doc,
-            parent,
-            constructor_keyword: false,
-            keywords_from: Vec::new(),
-        });
+        // The signature is written once the walk has seen every annotation and comment.
+        let id = self.b.define_spelled(name_text, name, local_name, kind, span, String::new(), parent, doc);
         self.signatures.push(signature);
         Some(id)
     }
@@ -600,7 +573,7 @@ impl<'t> Walker<'_, 't> {
                 frame.doc = None;
                 if let Some(Some(h)) = rec.braces.pop() {
                     self.close_scope(h.id);
-                    self.out.definitions[h.id as usize].span = span_between(h.start, node);
+                    self.b.index.definitions[h.id as usize].span = span_between(h.start, node);
                 }
             }
             K::Semicolon => {
@@ -608,7 +581,7 @@ impl<'t> Walker<'_, 't> {
                 // A bodiless method ends here.
                 if let Some(h) = rec.header.take() {
                     self.close_scope(h.id);
-                    self.out.definitions[h.id as usize].span = span_between(h.start, node);
+                    self.b.index.definitions[h.id as usize].span = span_between(h.start, node);
                 }
             }
             K::Identifier => {
@@ -687,7 +660,7 @@ impl<'t> Walker<'_, 't> {
 
     fn recovered_callable_is_open(&self, error: &Frame) -> bool {
         let header = error.recovery.as_ref().and_then(|r| r.header);
-        header.is_some_and(|h| self.scope.last() == Some(&h.id) && self.out.definition(h.id).kind.is_callable())
+        header.is_some_and(|h| self.scope.last() == Some(&h.id) && self.b.index.definition(h.id).kind.is_callable())
     }
 
     fn close_scope(&mut self, id: DefId) {
@@ -754,18 +727,18 @@ impl<'t> Walker<'_, 't> {
             K::RecordPattern | K::ServiceDirective => (UseKind::Type, None),
             kind if declares_by_name(kind) && field == g.name => {
                 if matches!(kind, K::VariableDeclarator | K::FormalParameter | K::LocalBinder) {
-                    self.scopes.bind(bytes(self.src, node), Binding::Local);
+                    self.b.bind(node, Binding::Local);
                 }
                 return;
             }
             K::LambdaExpression if field == g.parameters => {
-                self.scopes.bind(bytes(self.src, node), Binding::Local);
+                self.b.bind(node, Binding::Local);
                 return;
             }
             // A `name` field survives in an ERROR only from a partial declaration.
             K::Error if field == g.name => return,
             K::AllBinder => {
-                self.scopes.bind(bytes(self.src, node), Binding::Local);
+                self.b.bind(node, Binding::Local);
                 return;
             }
             K::ModuleName | K::PackageDeclaration => return,
@@ -776,7 +749,7 @@ impl<'t> Walker<'_, 't> {
 
     fn type_identifier(&mut self, node: Node<'t>) {
         // `var` is a reserved type name that asks for inference, never a reference.
-        if bytes(self.src, node) == b"var" {
+        if self.b.bytes(node) == b"var" {
             return;
         }
         let n = self.frames.len();
@@ -786,7 +759,7 @@ impl<'t> Walker<'_, 't> {
         let (kind, qualifier) = match parent.kind {
             // `<T>` declares T.
             K::TypeParameter => {
-                self.scopes.bind(bytes(self.src, node), Binding::Local);
+                self.b.bind(node, Binding::Local);
                 return;
             }
             // The last component of `a.b.Foo` plays the whole type's role; the others are
@@ -906,7 +879,7 @@ impl<'t> Walker<'_, 't> {
             if !module.is_empty() {
                 module.push('.');
             }
-            module.push_str(&self.text(component));
+            module.push_str(&self.b.str(component));
         }
         if let Some(name) = name {
             let qualifier = (!module.is_empty()).then(|| module.clone());
@@ -914,33 +887,33 @@ impl<'t> Walker<'_, 't> {
         }
         let import = Import {
             module,
-            name: name.map(|n| self.text(n).into_owned()),
+            name: name.map(|n| self.b.str(n).into_owned()),
             alias: None,
             wildcard,
             line: node.start_position().row as u32,
         };
         if let Some(bound) = import.bound_name().filter(|_| import.name.is_some()) {
-            self.scopes.bind_in(MODULE, bound.as_bytes(), Binding::Import);
+            self.b.scopes.bind_in(MODULE, bound.as_bytes(), Binding::Import);
         }
-        self.out.imports.push(import);
+        self.b.index.imports.push(import);
     }
 
     fn package(&mut self, node: Node, doc: Option<Node>) {
-        if self.out.package.is_some() {
+        if self.b.index.package.is_some() {
             return;
         }
-        self.package_doc = doc.and_then(|d| text::clean_javadoc(&self.text(d)));
+        self.package_doc = doc.and_then(|d| text::clean_javadoc(&self.b.str(d)));
         let g = self.g;
         let name = (0..node.named_child_count() as u32)
             .filter_map(|i| node.named_child(i))
             .find(|c| matches!(g.kind(*c), K::Identifier | K::ScopedIdentifier));
-        self.out.package = name.and_then(|n| self.dotted(n));
+        self.b.index.package = name.and_then(|n| self.dotted(n));
     }
 
     fn string(&mut self, node: Node<'t>) {
-        let value = text::string_value(&self.text(node));
+        let value = text::string_value(&self.b.str(node));
         let error_context = self.frames.last().is_some_and(|f| f.error) || self.in_message_assertion(node);
-        self.out.strings.push(StringLiteral { value, span: span_of(node), error_context });
+        self.b.index.strings.push(StringLiteral { value, span: span_of(node), error_context });
     }
 
     /// Whether `node`, about to become the innermost frame, puts its strings in an error
@@ -963,7 +936,7 @@ impl<'t> Walker<'_, 't> {
             K::MethodInvocation => parent
                 .node
                 .child_by_field_id(g.name)
-                .is_some_and(|name| ERROR_MESSAGE_CALLEES.contains(&&*self.text(name))),
+                .is_some_and(|name| ERROR_MESSAGE_CALLEES.contains(&&*self.b.str(name))),
             K::ObjectCreationExpression => {
                 let thrown = n >= 2
                     && self.frames[n - 2].kind == K::ThrowStatement
@@ -971,7 +944,7 @@ impl<'t> Walker<'_, 't> {
                 let ty = parent.node.child_by_field_id(g.r#type);
                 let plain = ty.filter(|t| matches!(g.kind(*t), K::TypeIdentifier | K::ScopedTypeIdentifier));
                 plain.is_some_and(|t| {
-                    let name = self.text(t);
+                    let name = self.b.str(t);
                     let last = name.rsplit('.').next().unwrap_or(&name).trim().to_owned();
                     thrown || ERROR_MESSAGE_CALLEES.contains(&last.as_str())
                 })
@@ -983,7 +956,7 @@ impl<'t> Walker<'_, 't> {
     /// Whether `node` (a string) is an argument of an assertion (`assertEquals(…)`, `assert (…)`)
     /// with no bracket in between, on a line that reads `getMessage()`.
     fn in_message_assertion(&self, node: Node<'t>) -> bool {
-        if !reads_exception_message(line_around(self.src, node.start_byte())) {
+        if !reads_exception_message(line_around(self.b.src, node.start_byte())) {
             return false;
         }
         let g = self.g;
@@ -995,7 +968,7 @@ impl<'t> Walker<'_, 't> {
         match (frame.kind, parent) {
             (K::ArgumentList, Some(p)) if p.kind == K::MethodInvocation => {
                 p.node.child_by_field_id(g.name).is_some_and(|name| {
-                    p.node.child_by_field_id(g.arguments) == Some(frame.node) && self.text(name).starts_with("assert")
+                    p.node.child_by_field_id(g.arguments) == Some(frame.node) && self.b.str(name).starts_with("assert")
                 })
             }
             (K::ParenthesizedExpression, Some(p)) => {
@@ -1007,40 +980,16 @@ impl<'t> Walker<'_, 't> {
 
     /// A member of an expression receiver (`make().run()`): bound through the receiver.
     fn push_member(&mut self, node: Node, kind: UseKind) {
-        let name = self.text(node).into_owned();
-        if !name.is_empty() {
-            self.out.uses.push(Use { name, kind, span: span_of(node), qualifier: None, binding: Binding::Receiver });
-        }
+        self.b.use_bound(node, kind, None, Some(Binding::Receiver));
     }
 
+    /// A use; an import statement's own names are what the import binds.
     fn push_use(&mut self, node: Node, kind: UseKind, qualifier: Option<String>) {
-        let name = self.text(node);
-        if name.is_empty() {
-            return;
-        }
-        let name = name.into_owned();
-        let binding = match kind {
-            UseKind::Import | UseKind::ImportModule => Binding::Import,
-            _ => {
-                let head = match &qualifier {
-                    Some(q) => Some(q.split('.').next().unwrap_or(q)),
-                    None if kind == UseKind::KeywordArgument => None,
-                    None => Some(name.as_str()),
-                };
-                if let Some(head) = head {
-                    self.scopes.record(self.out.uses.len(), head.as_bytes());
-                }
-                Binding::Free
-            }
-        };
-        self.out.uses.push(Use { name, kind, span: span_of(node), qualifier, binding });
+        let binding = matches!(kind, UseKind::Import | UseKind::ImportModule).then_some(Binding::Import);
+        self.b.use_bound(node, kind, qualifier, binding);
     }
 
     // ---- text ----
-
-    fn text(&self, node: Node) -> Cow<'_, str> {
-        String::from_utf8_lossy(bytes(self.src, node))
-    }
 
     fn qualifier(&self, node: Option<Node>) -> Option<String> {
         node.and_then(|n| self.dotted(n))
@@ -1065,7 +1014,7 @@ impl<'t> Walker<'_, 't> {
                 return None;
             }
         }
-        let raw = bytes(self.src, node);
+        let raw = self.b.bytes(node);
         let plain = raw.iter().all(|&b| !b.is_ascii() || b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'));
         if plain {
             return Some(String::from_utf8_lossy(raw).into_owned());
@@ -1077,21 +1026,21 @@ impl<'t> Walker<'_, 't> {
         loop {
             match g.kind(n) {
                 K::FieldAccess => {
-                    parts.extend(n.child_by_field_id(g.field).map(|f| self.text(f)));
+                    parts.extend(n.child_by_field_id(g.field).map(|f| self.b.str(f)));
                     n = n.child_by_field_id(g.object)?;
                 }
                 K::ScopedIdentifier => {
-                    parts.extend(n.child_by_field_id(g.name).map(|f| self.text(f)));
+                    parts.extend(n.child_by_field_id(g.name).map(|f| self.b.str(f)));
                     n = n.child_by_field_id(g.scope)?;
                 }
                 K::ScopedTypeIdentifier => {
                     let last = n.named_child(n.named_child_count().saturating_sub(1) as u32);
-                    parts.extend(last.map(|f| self.text(f)));
+                    parts.extend(last.map(|f| self.b.str(f)));
                     n = n.named_child(0)?;
                 }
                 K::GenericType => n = n.named_child(0)?,
                 _ => {
-                    parts.push(self.text(n));
+                    parts.push(self.b.str(n));
                     break;
                 }
             }
@@ -1114,7 +1063,7 @@ impl<'t> Walker<'_, 't> {
             if let Some(stripped) = signature.strip_suffix(';') {
                 signature.truncate(stripped.trim_end().len());
             }
-            self.out.definitions[id].signature = signature;
+            self.b.index.definitions[id].signature = signature;
         }
     }
 
@@ -1135,26 +1084,15 @@ impl<'t> Walker<'_, 't> {
             after_skip = true;
         }
         if !after_skip {
-            return flatten(&self.slice(range));
+            return flatten_whitespace(&self.slice(range));
         }
         push_piece(&mut out, &self.slice(pos..range.end), after_skip);
-        flatten(&out)
+        flatten_whitespace(&out)
     }
 
     fn slice(&self, range: Range<usize>) -> Cow<'_, str> {
-        String::from_utf8_lossy(self.src.get(range).unwrap_or_default())
+        String::from_utf8_lossy(self.b.src.get(range).unwrap_or_default())
     }
-}
-
-/// [`flatten_whitespace`], skipping its rewriting passes for text that is already flat (most
-/// signatures are written on one line).
-fn flatten(text: &str) -> String {
-    // Surrounding whitespace never survives flattening.
-    let text = text.trim();
-    let bytes = text.as_bytes();
-    let flat = bytes.iter().all(|&b| b.is_ascii() && (b == b' ' || !b.is_ascii_whitespace()))
-        && !bytes.windows(2).any(|w| matches!(w, [b' ', b' ' | b')' | b']' | b','] | [b'(' | b'[', b' ']));
-    if flat { text.to_owned() } else { flatten_whitespace(text) }
 }
 
 /// Appends source text that follows an omitted annotation or comment, keeping the words on
@@ -1264,31 +1202,9 @@ fn has_pair(a: u8, b: u8, text: &[u8]) -> bool {
     text.windows(2).any(|w| w == [a, b])
 }
 
-fn bytes<'s>(src: &'s [u8], node: Node) -> &'s [u8] {
-    src.get(node.byte_range()).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn flatten_agrees_with_flatten_whitespace() {
-        for text in [
-            "public void f(int a)",
-            "  public void f(int a) ",
-            "void f( int a )",
-            "void f(int a ,int b)",
-            "int  x",
-            "List<String>\n  names()",
-            "a\tb",
-            "int[ ] a",
-            "caf\u{e9}\u{a0}x",
-            "",
-        ] {
-            assert_eq!(flatten(text), flatten_whitespace(text), "{text:?}");
-        }
-    }
 
     #[test]
     fn pieces_after_an_omission_keep_words_apart_and_brackets_tight() {

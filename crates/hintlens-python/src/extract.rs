@@ -6,12 +6,13 @@
 //! readable parts of syntax errors are extracted.
 
 use crate::grammar::{Grammar, Kind, grammar};
-use crate::text::{cleandoc, flatten, is_constant_name, is_keyword};
-use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind, Scopes};
+use crate::text::{cleandoc, is_constant_name, is_keyword};
+use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, ERROR_MESSAGE_CALLEES, FileIndex, Import, StringLiteral, Use, UseKind,
+    Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, StringLiteral, UseKind, flatten_whitespace,
     line_around, reads_exception_message,
 };
+use hintlens_tree::{Builder, Conventions, TreeWalk, preorder, span_of};
 use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
 
@@ -32,31 +33,21 @@ const MOCK_CALLEES: &[&str] = &[
     "assert_any_await",
 ];
 
-/// Nesting beyond this depth is walked flat (identifiers become plain name uses), so that
-/// hostile input such as thousands of nested brackets cannot exhaust the stack.
-const MAX_DEPTH: u32 = 256;
-
 pub(crate) fn extract(text: &[u8], tree: &Tree) -> FileIndex {
     let root = tree.root_node();
     let mut walk = Walk {
         g: grammar(),
-        src: text,
-        index: FileIndex::default(),
+        b: Builder::new(text, Conventions::default()),
         scope: Scope::Module,
         recovering: root.has_error(),
         assigned: HashSet::new(),
-        depth: 0,
         raised: None,
         error_depth: 0,
         in_string: 0,
-        scopes: Scopes::new(),
         param_scope: MODULE,
     };
-    walk.index.doc = walk.body(root);
-    walk.index.errors = hintlens_tree::syntax_errors(root);
-    let Walk { mut index, scopes, .. } = walk;
-    scopes.finish(&mut index.uses);
-    index
+    walk.b.index.doc = walk.body(root);
+    walk.b.finish(root)
 }
 
 /// Where the walk is, which decides what an assignment declares.
@@ -98,15 +89,13 @@ enum Target<'t> {
 
 struct Walk<'t> {
     g: &'static Grammar,
-    src: &'t [u8],
-    index: FileIndex,
+    b: Builder<'t>,
     scope: Scope<'t>,
     /// Whether the tree has syntax errors: error recovery may turn keywords into identifiers.
     recovering: bool,
     /// Names already declared by an assignment, with their parent: only the first assignment
     /// of a name declares it.
     assigned: HashSet<(Option<DefId>, String)>,
-    depth: u32,
     /// The call a `raise` statement raises (`raise E(…)`), while its statement is walked.
     raised: Option<usize>,
     /// How many enclosing call arguments make strings error messages: those of `raise E(…)`
@@ -115,10 +104,31 @@ struct Walk<'t> {
     /// How many strings enclose the walk (f-string interpolations): their strings are part of
     /// a message, not messages.
     in_string: u32,
-    /// Which names each scope binds, for the bindings of uses.
-    scopes: Scopes,
     /// The scope of the function whose parameters are being declared.
     param_scope: ScopeId,
+}
+
+impl<'t> TreeWalk<'t> for Walk<'t> {
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
+    }
+
+    /// The context-free fallback for over-deep subtrees: identifiers are plain name uses, and
+    /// strings are strings.
+    fn flat(&mut self, node: Node<'t>) {
+        preorder(node, |current| match self.kind(current) {
+            Kind::Identifier => {
+                self.push_use(current, UseKind::Name, None);
+                false
+            }
+            Kind::String => {
+                self.string(current, false);
+                true
+            }
+            Kind::Comment | Kind::LineContinuation => false,
+            _ => true,
+        });
+    }
 }
 
 impl<'t> Walk<'t> {
@@ -126,14 +136,6 @@ impl<'t> Walk<'t> {
 
     fn kind(&self, node: Node) -> Kind {
         self.g.kind(node)
-    }
-
-    fn bytes(&self, node: Node) -> &'t [u8] {
-        self.src.get(node.byte_range()).unwrap_or_default()
-    }
-
-    fn text(&self, node: Node) -> String {
-        lossy(self.bytes(node))
     }
 
     /// Calls `f` with each named child, skipping comments, line continuations and the
@@ -160,52 +162,13 @@ impl<'t> Walk<'t> {
         ids.map(|id| node.child_by_field_id(id).filter(|c| !self.skipped(*c)))
     }
 
-    /// Runs `f` one level deeper, or walks `node` flat when the walk is already too deep.
-    fn nested(&mut self, node: Node<'t>, f: impl FnOnce(&mut Self)) {
-        if self.depth >= MAX_DEPTH {
-            self.flat(node);
-            return;
-        }
-        self.depth += 1;
-        f(self);
-        self.depth -= 1;
-    }
-
-    /// The context-free fallback for over-deep subtrees, iterative so it needs no stack.
-    fn flat(&mut self, node: Node<'t>) {
-        let mut cursor = node.walk();
-        loop {
-            let current = cursor.node();
-            let descend = match self.kind(current) {
-                Kind::Identifier => {
-                    self.push_use(current, UseKind::Name, None);
-                    false
-                }
-                Kind::String => {
-                    self.string(current, false);
-                    true
-                }
-                Kind::Comment | Kind::LineContinuation => false,
-                _ => true,
-            };
-            if descend && cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
-        }
-    }
-
     /// The source text of `start..end` within `node` on one line, without comments or line
     /// continuations.
     fn flat_text(&mut self, node: Node<'t>, start: usize, end: usize) -> String {
         let end = end.max(start);
-        let raw = self.src.get(start..end).unwrap_or_default();
+        let raw = self.b.src.get(start..end).unwrap_or_default();
         if !raw.iter().any(|&b| b == b'#' || b == b'\\') {
-            return flatten(&String::from_utf8_lossy(raw));
+            return flatten_whitespace(&String::from_utf8_lossy(raw));
         }
         // Rare: walk the range for comment and continuation nodes and cut them out (a `#` or
         // `\` may as well be inside a string, so the text alone cannot tell).
@@ -219,7 +182,7 @@ impl<'t> Walk<'t> {
                 && match self.kind(current) {
                     Kind::Comment | Kind::LineContinuation => {
                         let cut = current.start_byte().clamp(from, end);
-                        kept.extend_from_slice(self.src.get(from..cut).unwrap_or_default());
+                        kept.extend_from_slice(self.b.src.get(from..cut).unwrap_or_default());
                         kept.push(b' ');
                         from = current.end_byte().clamp(from, end);
                         false
@@ -231,8 +194,8 @@ impl<'t> Walk<'t> {
             }
             while !cursor.goto_next_sibling() {
                 if !cursor.goto_parent() {
-                    kept.extend_from_slice(self.src.get(from..end).unwrap_or_default());
-                    return flatten(&String::from_utf8_lossy(&kept));
+                    kept.extend_from_slice(self.b.src.get(from..end).unwrap_or_default());
+                    return flatten_whitespace(&String::from_utf8_lossy(&kept));
                 }
             }
         }
@@ -251,7 +214,7 @@ impl<'t> Walk<'t> {
         // An attribute whose text is only names, dots and blanks is a name chain: anything else
         // in the object (a call, a subscript, brackets, a literal) brings other characters.
         // That saves walking the chain for every attribute of it.
-        let bytes = self.bytes(node);
+        let bytes = self.b.bytes(node);
         let is_chain = bytes.first().is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b >= 0x80)
             && bytes
                 .iter()
@@ -274,14 +237,15 @@ impl<'t> Walk<'t> {
     /// A use of `name`; `member` when it is an attribute of some object (`obj.name`,
     /// `make().name`), so that with no name chain to qualify it, its binding is the receiver's.
     fn push_use_of(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>, member: bool) {
-        if name.is_missing() || name.start_byte() == name.end_byte() || self.recovering && is_keyword(self.bytes(name))
-        {
+        // Error recovery may turn a keyword into an identifier.
+        if self.recovering && is_keyword(self.b.bytes(name)) {
             return;
         }
-        self.push_spelled_use(self.text(name), name, kind, qualifier, member);
+        let binding = binding_of(kind, qualifier.as_deref(), member);
+        self.b.use_bound(name, kind, qualifier, binding);
     }
 
-    /// A use of the name `text`, found at `at_node` (which spells it, or a string holding it).
+    /// A use of the name `text`, found at `at_node` (a string holding it).
     fn push_spelled_use(
         &mut self,
         text: String,
@@ -290,59 +254,8 @@ impl<'t> Walk<'t> {
         qualifier: Option<String>,
         member: bool,
     ) {
-        let at = self.index.uses.len();
-        let binding = match kind {
-            // The import statement's own names are what the import binds.
-            UseKind::Import | UseKind::ImportModule => Binding::Import,
-            _ if member && qualifier.is_none() => Binding::Receiver,
-            _ => {
-                let head = match &qualifier {
-                    Some(q) => Some(q.split('.').next().unwrap_or(q).as_bytes()),
-                    // A keyword argument of a callee that is no name chain: nothing to look up.
-                    None if kind == UseKind::KeywordArgument => None,
-                    None => Some(text.as_bytes()),
-                };
-                if let Some(head) = head {
-                    self.scopes.record(at, head);
-                }
-                Binding::Free
-            }
-        };
-        self.index.uses.push(Use { name: text, kind, span: hintlens_tree::span_of(at_node), qualifier, binding });
-    }
-
-    fn local_name(&self, parent: Option<DefId>, name: &str) -> String {
-        match parent {
-            Some(p) => format!("{}.{name}", self.index.definition(p).local_name),
-            None => name.to_owned(),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn push_definition(
-        &mut self,
-        name: String,
-        local_name: String,
-        kind: DefKind,
-        whole: Node<'t>,
-        name_node: Node<'t>,
-        signature: String,
-        parent: Option<DefId>,
-    ) -> DefId {
-        let id = self.index.definitions.len() as DefId;
-        self.index.definitions.push(Definition {
-            name,
-            local_name,
-            kind,
-            span: hintlens_tree::span_of(whole),
-            name_span: hintlens_tree::span_of(name_node),
-            signature,
-            doc: None,
-            parent,
-            constructor_keyword: false,
-            keywords_from: Vec::new(),
-        });
-        id
+        let binding = binding_of(kind, qualifier.as_deref(), member);
+        self.b.use_spelled(text, span_of(at_node), kind, qualifier, binding);
     }
 
     // ----- statements and expressions -------------------------------------------------------
@@ -428,7 +341,7 @@ impl<'t> Walk<'t> {
                 let [name] = self.fields(node, [f.name]);
                 self.each_child(node, |s, child| {
                     if Some(child) == name {
-                        s.scopes.bind_walrus(s.bytes(child));
+                        s.b.scopes.bind_walrus(s.b.bytes(child));
                     } else {
                         s.visit(child);
                     }
@@ -438,16 +351,15 @@ impl<'t> Walk<'t> {
             | Kind::SetComprehension
             | Kind::DictionaryComprehension
             | Kind::GeneratorExpression => {
-                let scope = self.scopes.open(ScopeKind::Comprehension);
-                let outer = self.scopes.enter(scope);
-                self.each_child(node, |s, child| s.visit(child));
-                self.scopes.leave(outer);
+                self.in_scope(ScopeKind::Comprehension, |s| {
+                    s.each_child(node, |s, child| s.visit(child));
+                });
             }
             Kind::AugmentedAssignment => {
                 // `x += 1` reads `x` and makes it a local of the scope.
                 let [left] = self.fields(node, [f.left]);
                 if let Some(left) = left.filter(|l| self.kind(*l) == Kind::Identifier) {
-                    self.scopes.bind(self.bytes(left), Binding::Local);
+                    self.b.bind(left, Binding::Local);
                 }
                 self.each_child(node, |s, child| s.visit(child));
             }
@@ -464,7 +376,7 @@ impl<'t> Walk<'t> {
             Kind::TypeAliasStatement => self.type_alias(node),
             Kind::GlobalStatement | Kind::NonlocalStatement => self.each_child(node, |s, name| {
                 if s.kind(name) == Kind::Identifier {
-                    s.scopes.declare_outer(s.bytes(name));
+                    s.b.scopes.declare_outer(s.b.bytes(name));
                 }
             }),
             _ => self.each_child(node, |s, child| s.visit(child)),
@@ -525,13 +437,13 @@ impl<'t> Walk<'t> {
             Kind::Attribute => function.child_by_field_id(self.g.fields.attribute)?,
             _ => return None,
         };
-        std::str::from_utf8(self.bytes(name)).ok()
+        std::str::from_utf8(self.b.bytes(name)).ok()
     }
 
     /// Whether `node` (a string) is an argument of an assertion (`assertEqual(…)`,
     /// `assert (…)`) with no bracket in between, on a line that reads `getMessage()`.
     fn in_message_assertion(&self, node: Node<'t>) -> bool {
-        if !reads_exception_message(line_around(self.src, node.start_byte())) {
+        if !reads_exception_message(line_around(self.b.src, node.start_byte())) {
             return false;
         }
         // Rare enough to afford `parent()`: the innermost ancestor with a bracket open around
@@ -608,7 +520,7 @@ impl<'t> Walk<'t> {
         let mut text = String::new();
         let mut plain = true;
         self.each_child(name, |s, part| match s.kind(part) {
-            Kind::StringContent => text.push_str(&String::from_utf8_lossy(s.bytes(part))),
+            Kind::StringContent => text.push_str(&String::from_utf8_lossy(s.b.bytes(part))),
             Kind::Interpolation => plain = false,
             _ => {}
         });
@@ -633,22 +545,22 @@ impl<'t> Walk<'t> {
 
     fn lambda(&mut self, node: Node<'t>) {
         let [parameters] = self.fields(node, [self.g.fields.parameters]);
-        let scope = self.scopes.open(ScopeKind::Function);
+        let scope = self.b.scopes.open(ScopeKind::Function);
         self.each_child(node, |s, child| {
             if Some(child) != parameters {
-                let outer = s.scopes.enter(scope);
+                let outer = s.b.scopes.enter(scope);
                 s.visit(child);
-                s.scopes.leave(outer);
+                s.b.scopes.leave(outer);
                 return;
             }
             // Lambda parameters declare no definitions, but bind in the lambda's body; their
             // defaults are read outside it.
             s.each_child(child, |s, param| match s.kind(param) {
-                Kind::Identifier => s.scopes.bind_in(scope, s.bytes(param), Binding::Local),
+                Kind::Identifier => s.b.scopes.bind_in(scope, s.b.bytes(param), Binding::Local),
                 Kind::DefaultParameter => {
                     let [name, value] = s.fields(param, [s.g.fields.name, s.g.fields.value]);
                     if let Some(name) = name {
-                        s.scopes.bind_in(scope, s.bytes(name), Binding::Local);
+                        s.b.scopes.bind_in(scope, s.b.bytes(name), Binding::Local);
                     }
                     if let Some(value) = value {
                         s.visit(value);
@@ -656,7 +568,7 @@ impl<'t> Walk<'t> {
                 }
                 Kind::ListSplatPattern | Kind::DictionarySplatPattern => s.each_child(param, |s, inner| {
                     if s.kind(inner) == Kind::Identifier {
-                        s.scopes.bind_in(scope, s.bytes(inner), Binding::Local);
+                        s.b.scopes.bind_in(scope, s.b.bytes(inner), Binding::Local);
                     }
                 }),
                 _ => {}
@@ -666,17 +578,13 @@ impl<'t> Walk<'t> {
 
     fn string(&mut self, node: Node<'t>, walk_interpolations: bool) {
         // Reserved before the interpolations are walked, which may hold strings of their own.
-        let slot = self.index.strings.len();
+        let slot = self.b.index.strings.len();
         let error_context = self.in_string == 0 && (self.error_depth > 0 || self.in_message_assertion(node));
-        self.index.strings.push(StringLiteral {
-            value: String::new(),
-            span: hintlens_tree::span_of(node),
-            error_context,
-        });
+        self.b.index.strings.push(StringLiteral { value: String::new(), span: span_of(node), error_context });
         self.in_string += 1;
         let mut value = String::new();
         self.each_child(node, |s, part| match s.kind(part) {
-            Kind::StringContent => value.push_str(&String::from_utf8_lossy(s.bytes(part))),
+            Kind::StringContent => value.push_str(&String::from_utf8_lossy(s.b.bytes(part))),
             Kind::Interpolation => {
                 value.push_str("{}");
                 if walk_interpolations {
@@ -685,7 +593,7 @@ impl<'t> Walk<'t> {
             }
             _ => {}
         });
-        self.index.strings[slot].value = value;
+        self.b.index.strings[slot].value = value;
         self.in_string -= 1;
     }
 
@@ -721,9 +629,9 @@ impl<'t> Walk<'t> {
         let mut plain = true;
         self.each_child(string, |s, part| match s.kind(part) {
             Kind::StringStart => {
-                plain &= !s.bytes(part).iter().any(|b| matches!(b.to_ascii_lowercase(), b'f' | b'b' | b't'));
+                plain &= !s.b.bytes(part).iter().any(|b| matches!(b.to_ascii_lowercase(), b'f' | b'b' | b't'));
             }
-            Kind::StringContent => raw.push_str(&String::from_utf8_lossy(s.bytes(part))),
+            Kind::StringContent => raw.push_str(&String::from_utf8_lossy(s.b.bytes(part))),
             Kind::Interpolation => plain = false,
             _ => {}
         });
@@ -746,7 +654,7 @@ impl<'t> Walk<'t> {
     fn target(&mut self, node: Node<'t>, binding: Target<'t>) {
         self.nested(node, |s| match (s.kind(node), binding) {
             (Kind::Identifier, Target::Assign { statement, annotation }) => s.declare_name(node, statement, annotation),
-            (Kind::Identifier, Target::Bind) => s.scopes.bind(s.bytes(node), Binding::Local),
+            (Kind::Identifier, Target::Bind) => s.b.bind(node, Binding::Local),
             (Kind::Attribute, _) => {
                 let declared = match binding {
                     Target::Assign { statement, annotation } => s.declare_field(node, statement, annotation),
@@ -781,13 +689,13 @@ impl<'t> Walk<'t> {
 
     /// A name assigned at module or class level declares a variable, constant or field.
     fn declare_name(&mut self, name: Node<'t>, statement: Node<'t>, annotation: Option<Node<'t>>) {
-        self.scopes.bind(self.bytes(name), Binding::Local);
+        self.b.bind(name, Binding::Local);
         let (parent, keyword) = match self.scope {
             Scope::Module => (None, false),
             Scope::Class { id, keyword_fields } => (Some(id), keyword_fields),
             Scope::Function { .. } => return,
         };
-        let text = self.text(name);
+        let text = self.b.text(name);
         let kind = match parent {
             Some(_) => DefKind::Field,
             None if is_constant_name(&text) => DefKind::Constant,
@@ -796,10 +704,10 @@ impl<'t> Walk<'t> {
         if !self.assigned.insert((parent, text.clone())) {
             return;
         }
-        let local_name = self.local_name(parent, &text);
+        let local_name = self.b.local_name(parent, &text);
         let signature = self.assigned_signature(&text, annotation);
-        let id = self.push_definition(text, local_name, kind, statement, name, signature, parent);
-        self.index.definitions[id as usize].constructor_keyword = keyword && self.declares_init_field(statement);
+        let id = self.b.define_spelled(text, name, local_name, kind, span_of(statement), signature, parent, None);
+        self.b.index.definitions[id as usize].constructor_keyword = keyword && self.declares_init_field(statement);
     }
 
     /// Whether a class-level assignment of a dataclass-like class declares an `__init__`
@@ -829,17 +737,17 @@ impl<'t> Walk<'t> {
         let (Some(object), Some(name)) = (object, name) else {
             return false;
         };
-        if self.kind(object) != Kind::Identifier || self.bytes(object) != receiver {
+        if self.kind(object) != Kind::Identifier || self.b.bytes(object) != receiver {
             return false;
         }
-        let text = self.text(name);
+        let text = self.b.text(name);
         if !self.assigned.insert((Some(class), text.clone())) {
             return false;
         }
         self.push_use(object, UseKind::Name, None);
-        let local_name = self.local_name(Some(class), &text);
+        let local_name = self.b.local_name(Some(class), &text);
         let signature = self.assigned_signature(&text, annotation);
-        self.push_definition(text, local_name, DefKind::Field, statement, name, signature, Some(class));
+        self.b.define_spelled(text, name, local_name, DefKind::Field, span_of(statement), signature, Some(class), None);
         true
     }
 
@@ -892,7 +800,7 @@ impl<'t> Walk<'t> {
         self.each_child(node, |s, child| match s.kind(child) {
             Kind::Call => s.call(child, UseKind::Decorator),
             kind => {
-                is_static |= kind == Kind::Identifier && s.bytes(child) == b"staticmethod";
+                is_static |= kind == Kind::Identifier && s.b.bytes(child) == b"staticmethod";
                 s.reference(child, UseKind::Decorator);
             }
         });
@@ -906,7 +814,7 @@ impl<'t> Walk<'t> {
             self.fields(node, [f.name, f.type_parameters, f.parameters, f.return_type, f.body]);
         let (kind, class) = match self.scope {
             // `__init__` is what `Cls(…)` calls: a constructor, as in Java.
-            Scope::Class { id, .. } if name.is_some_and(|n| self.bytes(n) == b"__init__") => {
+            Scope::Class { id, .. } if name.is_some_and(|n| self.b.bytes(n) == b"__init__") => {
                 (DefKind::Constructor, Some(id))
             }
             Scope::Class { id, .. } => (DefKind::Method, Some(id)),
@@ -918,7 +826,7 @@ impl<'t> Walk<'t> {
         };
         // Parameters bind in the function's scope; their defaults and annotations are read in
         // the enclosing one.
-        let scope = self.scopes.open(ScopeKind::Function);
+        let scope = self.b.scopes.open(ScopeKind::Function);
         let mut receiver = None;
         self.each_child(node, |s, child| {
             if Some(child) == type_parameters {
@@ -947,7 +855,7 @@ impl<'t> Walk<'t> {
             return self.each_child(node, |s, child| s.visit(child));
         };
         let keyword_fields = self.has_keyword_fields(outer, superclasses);
-        let scope = self.scopes.open(ScopeKind::Class);
+        let scope = self.b.scopes.open(ScopeKind::Class);
         self.each_child(node, |s, child| {
             if Some(child) == type_parameters {
                 s.type_parameters(child);
@@ -974,8 +882,8 @@ impl<'t> Walk<'t> {
                 node = node.child_by_field_id(self.g.fields.function)?;
             }
             match self.kind(node) {
-                Kind::Identifier => Some(self.bytes(node)),
-                Kind::Attribute => node.child_by_field_id(self.g.fields.attribute).map(|a| self.bytes(a)),
+                Kind::Identifier => Some(self.b.bytes(node)),
+                Kind::Attribute => node.child_by_field_id(self.g.fields.attribute).map(|a| self.b.bytes(a)),
                 _ => None,
             }
         };
@@ -1004,18 +912,18 @@ impl<'t> Walk<'t> {
         let end = header.into_iter().flatten().map(|n| n.end_byte()).fold(name.end_byte(), usize::max);
         let signature = self.flat_text(node, node.start_byte(), end);
         let parent = self.scope.parent();
-        self.scopes.bind(self.bytes(name), Binding::Definition);
-        let text = self.text(name);
-        let local_name = self.local_name(parent, &text);
-        Some(self.push_definition(text, local_name, kind, outer, name, signature, parent))
+        self.b.bind(name, Binding::Definition);
+        let text = self.b.text(name);
+        let local_name = self.b.local_name(parent, &text);
+        Some(self.b.define_spelled(text, name, local_name, kind, span_of(outer), signature, parent, None))
     }
 
     fn definition_body(&mut self, body: Node<'t>, id: DefId, scope: Scope<'t>, lexical: ScopeId) {
         let outer_scope = std::mem::replace(&mut self.scope, scope);
-        let outer_lexical = self.scopes.enter(lexical);
+        let outer_lexical = self.b.scopes.enter(lexical);
         let doc = self.body(body);
-        self.index.definitions[id as usize].doc = doc;
-        self.scopes.leave(outer_lexical);
+        self.b.index.definitions[id as usize].doc = doc;
+        self.b.scopes.leave(outer_lexical);
         self.scope = outer_scope;
     }
 
@@ -1074,17 +982,11 @@ impl<'t> Walk<'t> {
             let name = s.parameter(param, param, function);
             let is_first = !std::mem::replace(&mut seen, true);
             if is_first {
-                first = name.map(|n| s.bytes(n));
+                first = name.map(|n| s.b.bytes(n));
             }
             if let Some(name) = name.filter(|_| fixtures && !(is_first && skip_first)) {
                 // The parameter is the binding; the fixture it requests is looked up by name.
-                s.index.uses.push(Use {
-                    name: s.text(name),
-                    kind: UseKind::Fixture,
-                    span: hintlens_tree::span_of(name),
-                    qualifier: None,
-                    binding: Binding::Free,
-                });
+                s.b.use_spelled(s.b.text(name), span_of(name), UseKind::Fixture, None, Some(Binding::Free));
             }
         });
         first
@@ -1093,13 +995,13 @@ impl<'t> Walk<'t> {
     /// Whether pytest fills the function's parameters with fixtures: a test (`test*`) or a
     /// fixture (`@pytest.fixture`, `@fixture(…)`).
     fn takes_fixtures(&self, name: Option<Node<'t>>, outer: Node<'t>) -> bool {
-        if name.is_some_and(|n| self.bytes(n).starts_with(b"test")) {
+        if name.is_some_and(|n| self.b.bytes(n).starts_with(b"test")) {
             return true;
         }
         (0..outer.named_child_count() as u32)
             .filter_map(|i| outer.named_child(i))
             .filter(|c| self.kind(*c) == Kind::Decorator)
-            .any(|d| self.bytes(d).windows(7).any(|w| w == b"fixture"))
+            .any(|d| self.b.bytes(d).windows(7).any(|w| w == b"fixture"))
     }
 
     /// Declares the names in `part` of parameter `declaration` (`strict` of
@@ -1109,11 +1011,20 @@ impl<'t> Walk<'t> {
         let mut plain = None;
         self.nested(part, |s| match s.kind(part) {
             Kind::Identifier => {
-                s.scopes.bind_in(s.param_scope, s.bytes(part), Binding::Local);
-                let text = s.text(part);
-                let local_name = s.local_name(Some(function), &text);
+                s.b.scopes.bind_in(s.param_scope, s.b.bytes(part), Binding::Local);
+                let text = s.b.text(part);
+                let local_name = s.b.local_name(Some(function), &text);
                 let signature = s.node_text_flat(declaration);
-                s.push_definition(text, local_name, DefKind::Parameter, declaration, part, signature, Some(function));
+                s.b.define_spelled(
+                    text,
+                    part,
+                    local_name,
+                    DefKind::Parameter,
+                    span_of(declaration),
+                    signature,
+                    Some(function),
+                    None,
+                );
                 plain = Some(part);
             }
             Kind::ListSplatPattern | Kind::DictionarySplatPattern | Kind::TuplePattern => {
@@ -1172,7 +1083,7 @@ impl<'t> Walk<'t> {
                     s.dotted_name(node, "", UseKind::Name, UseKind::Attribute);
                 } else if let Some(name) = first {
                     // A lone name is a capture pattern: it binds.
-                    s.scopes.bind(s.bytes(name), Binding::Local);
+                    s.b.bind(name, Binding::Local);
                 }
             }
             Kind::ClassPattern => {
@@ -1186,10 +1097,10 @@ impl<'t> Walk<'t> {
                 });
             }
             // A capture pattern binds the name.
-            Kind::Identifier => s.scopes.bind(s.bytes(node), Binding::Local),
+            Kind::Identifier => s.b.bind(node, Binding::Local),
             Kind::SplatPattern => s.each_child(node, |s, inner| {
                 if s.kind(inner) == Kind::Identifier {
-                    s.scopes.bind(s.bytes(inner), Binding::Local);
+                    s.b.bind(inner, Binding::Local);
                 }
             }),
             Kind::String => s.string(node, true),
@@ -1229,7 +1140,7 @@ impl<'t> Walk<'t> {
             if !own.is_empty() {
                 own.push('.');
             }
-            own.push_str(&String::from_utf8_lossy(s.bytes(part)));
+            own.push_str(&String::from_utf8_lossy(s.b.bytes(part)));
         });
         own
     }
@@ -1291,7 +1202,7 @@ impl<'t> Walk<'t> {
             Kind::DottedName => name = Some(s.dotted_name(part, prefix, kind, kind)),
             _ => s.visit(part),
         });
-        (name, alias.map(|a| self.text(a)))
+        (name, alias.map(|a| self.b.text(a)))
     }
 
     /// `..pkg.mod`: the dots, then uses for the components qualified by what precedes them.
@@ -1299,7 +1210,7 @@ impl<'t> Walk<'t> {
         let mut module = String::new();
         self.each_child(node, |s, part| match s.kind(part) {
             Kind::ImportPrefix => {
-                let dots = s.bytes(part).iter().filter(|&&b| b == b'.').count();
+                let dots = s.b.bytes(part).iter().filter(|&&b| b == b'.').count();
                 module.extend(std::iter::repeat_n('.', dots));
             }
             Kind::DottedName => {
@@ -1322,18 +1233,22 @@ impl<'t> Walk<'t> {
         let line = name_node.start_position().row as u32;
         let import = Import { module, name, alias, wildcard, line };
         if let Some(bound) = import.bound_name() {
-            self.scopes.bind(bound.as_bytes(), Binding::Import);
+            self.b.scopes.bind(bound.as_bytes(), Binding::Import);
         }
-        self.index.imports.push(import);
+        self.b.index.imports.push(import);
     }
 
     // ----- errors ---------------------------------------------------------------------------
 }
 
-fn lossy(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+/// The binding a use has where it stands, when its kind decides it: an import statement's own
+/// names are what the import binds, and a member of an object that is no chain of names is the
+/// receiver's. `None`: looked up from the use's scope.
+fn binding_of(kind: UseKind, qualifier: Option<&str>, member: bool) -> Option<Binding> {
+    match kind {
+        UseKind::Import | UseKind::ImportModule => Some(Binding::Import),
+        _ if member && qualifier.is_none() => Some(Binding::Receiver),
+        _ => None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Numeric kind and field ids of the tree-sitter-python grammar, resolved once per process so
 //! that the walk compares small integers instead of strings.
 
-use std::num::NonZeroU16;
+use hintlens_tree::{Ids, KindTable};
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node};
 
@@ -154,37 +154,42 @@ const KINDS: [(&str, Kind); 68] = [
     ("augmented_assignment", Kind::AugmentedAssignment),
 ];
 
-/// Field ids the walk reads. 0 would mean "absent from the grammar", and every lookup by it
-/// would find nothing; a test rules that out.
-pub(crate) struct Fields {
-    pub name: u16,
-    pub alias: u16,
-    pub parameters: u16,
-    pub return_type: u16,
-    pub type_parameters: u16,
-    pub superclasses: u16,
-    pub body: u16,
-    pub definition: u16,
-    pub left: u16,
-    pub right: u16,
-    pub r#type: u16,
-    pub value: u16,
-    pub function: u16,
-    pub arguments: u16,
-    pub object: u16,
-    pub attribute: u16,
-    pub module_name: u16,
+hintlens_tree::grammar_ids! {
+    /// Field ids the walk reads (one the grammar lacks panics as the table is built).
+    pub(crate) struct Fields {
+        kinds {}
+        fields {
+            name = "name",
+            alias = "alias",
+            parameters = "parameters",
+            return_type = "return_type",
+            type_parameters = "type_parameters",
+            superclasses = "superclasses",
+            body = "body",
+            definition = "definition",
+            left = "left",
+            right = "right",
+            r#type = "type",
+            value = "value",
+            function = "function",
+            arguments = "arguments",
+            object = "object",
+            attribute = "attribute",
+            module_name = "module_name",
+        }
+    }
 }
 
 pub(crate) struct Grammar {
     pub language: Language,
-    kinds: Box<[Kind]>,
+    kinds: KindTable<Kind>,
     pub fields: Fields,
 }
 
 impl Grammar {
+    #[inline]
     pub fn kind(&self, node: Node) -> Kind {
-        self.kinds.get(usize::from(node.kind_id())).copied().unwrap_or(Kind::Other)
+        self.kinds.of(node)
     }
 }
 
@@ -192,36 +197,13 @@ pub(crate) fn grammar() -> &'static Grammar {
     static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
     GRAMMAR.get_or_init(|| {
         let language: Language = tree_sitter_python::LANGUAGE.into();
-        let kinds = (0..language.node_kind_count())
-            .map(|id| {
-                let id = id as u16;
-                if !language.node_kind_is_named(id) {
-                    return Kind::Anonymous;
-                }
-                let name = language.node_kind_for_id(id);
-                KINDS.iter().find(|(known, _)| Some(*known) == name).map_or(Kind::Other, |&(_, kind)| kind)
-            })
-            .collect();
-        let field = |name: &str| language.field_id_for_name(name).map_or(0, NonZeroU16::get);
-        let fields = Fields {
-            name: field("name"),
-            alias: field("alias"),
-            parameters: field("parameters"),
-            return_type: field("return_type"),
-            type_parameters: field("type_parameters"),
-            superclasses: field("superclasses"),
-            body: field("body"),
-            definition: field("definition"),
-            left: field("left"),
-            right: field("right"),
-            r#type: field("type"),
-            value: field("value"),
-            function: field("function"),
-            arguments: field("arguments"),
-            object: field("object"),
-            attribute: field("attribute"),
-            module_name: field("module_name"),
-        };
+        let kinds = KindTable::new(&language, Kind::Other, Kind::Other, |name, named| {
+            if !named {
+                return Kind::Anonymous;
+            }
+            KINDS.iter().find(|(known, _)| *known == name).map_or(Kind::Other, |&(_, kind)| kind)
+        });
+        let fields = Fields::resolve(&Ids::new(&language, "tree-sitter-python"));
         Grammar { language, kinds, fields }
     })
 }
@@ -231,38 +213,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_field_the_walk_reads_exists_in_the_grammar() {
-        let f = &grammar().fields;
-        let ids = [
-            f.name,
-            f.alias,
-            f.parameters,
-            f.return_type,
-            f.type_parameters,
-            f.superclasses,
-            f.body,
-            f.definition,
-            f.left,
-            f.right,
-            f.r#type,
-            f.value,
-            f.function,
-            f.arguments,
-            f.object,
-            f.attribute,
-            f.module_name,
-        ];
-        assert!(ids.iter().all(|&id| id != 0));
-    }
-
-    #[test]
     fn every_kind_the_walk_reads_exists_in_the_grammar() {
         let g = grammar();
         let missing: Vec<&str> = KINDS
             .iter()
             .filter(|&&(name, kind)| {
                 let id = g.language.id_for_node_kind(name, true);
-                id == 0 || g.kinds.get(usize::from(id)) != Some(&kind)
+                id == 0 || g.kinds.of_id(id) != kind
             })
             .map(|(name, _)| *name)
             .collect();

@@ -123,7 +123,7 @@ impl Frontend for Python {
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {
-        parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
+        hintlens_tree::bare_parse(&grammar::grammar().language, text)
     }
 }
 

@@ -49,21 +49,6 @@ fn expand_tabs(line: &str) -> String {
     out
 }
 
-/// [`hintlens_syntax::flatten_whitespace`] in one pass and one allocation (signatures are
-/// flattened for every definition): a blank between two words is dropped after `(` or `[` and
-/// before `)`, `]` or `,`.
-pub(crate) fn flatten(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        let glued = out.ends_with(['(', '[']) || word.starts_with([')', ']', ',']);
-        if !out.is_empty() && !glued {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
 /// `MAX_SIZE`, `A1`: the convention for module-level constants.
 pub(crate) fn is_constant_name(name: &str) -> bool {
     let mut bytes = name.bytes();
@@ -127,24 +112,6 @@ mod tests {
         assert_eq!(cleandoc("A\r\n    b\r\n"), "A\nb");
         assert_eq!(cleandoc("A\n\tb\n\t  c"), "A\nb\n  c");
         assert_eq!(cleandoc("  first\n  second"), "first\nsecond");
-    }
-
-    #[test]
-    fn flatten_agrees_with_the_shared_rule() {
-        for text in [
-            "",
-            "self",
-            "def f(\n    a,\n    b: int = 3,\n) -> str",
-            "class A( B ,C )",
-            "x: dict[ str , list[ int ] ]",
-            "f( ( a ) , [ b ] )",
-            "  leading\tand\r\ntrailing  ",
-            "a\u{a0}b\u{2003}c",
-            "( )",
-            "[ , ]",
-        ] {
-            assert_eq!(flatten(text), hintlens_syntax::flatten_whitespace(text), "{text:?}");
-        }
     }
 
     #[test]

@@ -32,7 +32,6 @@ mod walk;
 
 use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, UseKind};
-use tree_sitter::Tree;
 
 /// The Rust [`Frontend`]: claims `*.rs` files and `Cargo.toml` manifests.
 #[derive(Debug, Clone, Copy, Default)]
@@ -179,7 +178,7 @@ impl Frontend for Rust {
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {
-        parse_only(text).map_or(0, |tree| tree.root_node().child_count() as usize)
+        hintlens_tree::bare_parse(&tree_sitter_rust::LANGUAGE.into(), text)
     }
 }
 
@@ -260,11 +259,6 @@ fn manifest_crate_name(text: &[u8]) -> Option<String> {
         return None;
     }
     Some(lib.or(package).unwrap_or_default())
-}
-
-/// Parses `text` and nothing more: the baseline extraction throughput is measured against.
-pub fn parse_only(text: &[u8]) -> Option<Tree> {
-    hintlens_tree::parse(&tree_sitter_rust::LANGUAGE.into(), text, None)
 }
 
 #[cfg(test)]

@@ -5,17 +5,12 @@
 //! once, see [`Grammar`]); below [`MAX_DEPTH`] levels it reads the rest flat, so that no input
 //! nests deeply enough to exhaust the stack.
 
-use hintlens_syntax::scope::{ScopeKind, Scopes};
-use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Import, StringLiteral, Use, UseKind, comment_text,
-    flatten_whitespace,
-};
-use hintlens_tree::{span_of, syntax_errors};
+use hintlens_syntax::scope::ScopeKind;
+use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, comment_text};
+use hintlens_tree::{Builder, Conventions, Ids, TreeWalk, children, field, is, named_children, span_of};
 use std::collections::HashSet;
 use std::sync::OnceLock;
-use tree_sitter::{Language, Node, Tree};
-
-const MAX_DEPTH: u32 = 256;
+use tree_sitter::{Node, Tree};
 
 /// Macros whose string arguments are error messages.
 const ERROR_MACROS: &[&str] =
@@ -23,12 +18,13 @@ const ERROR_MACROS: &[&str] =
 
 pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let root = tree.root_node();
+    let g = grammar();
+    let conventions =
+        Conventions { blank: "_", raw_prefix: "r#", keyword_members: Some(DefKind::Field), ..Conventions::default() };
     let mut walk = Walk {
-        g: grammar(),
-        src,
-        index: FileIndex::default(),
-        scopes: Scopes::new(),
-        depth: 0,
+        g,
+        b: Builder::new(src, conventions)
+            .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.line_comment, g.block_comment]),
         modules: Vec::new(),
         module_def: None,
         self_type: None,
@@ -38,8 +34,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
         relative_heads: HashSet::new(),
     };
     walk.items(root, None);
-    walk.index.errors = syntax_errors(root);
-    walk.finish()
+    walk.finish(root)
 }
 
 /// What an item inside an `impl` or `trait` block belongs to.
@@ -60,10 +55,7 @@ enum Owner {
 
 struct Walk<'t> {
     g: &'static Grammar,
-    src: &'t [u8],
-    index: FileIndex,
-    scopes: Scopes,
-    depth: u32,
+    b: Builder<'t>,
     /// The inline modules (`mod tests { … }`) around the walk, outermost first.
     modules: Vec<String>,
     /// The innermost inline module's definition.
@@ -81,136 +73,16 @@ struct Walk<'t> {
     relative_heads: HashSet<&'static str>,
 }
 
+impl<'t> TreeWalk<'t> for Walk<'t> {
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
+    }
+}
+
 impl<'t> Walk<'t> {
-    // ----- plumbing -----
-
-    fn bytes(&self, node: Node) -> &'t [u8] {
-        self.src.get(node.byte_range()).unwrap_or_default()
-    }
-
-    fn text(&self, node: Node) -> String {
-        String::from_utf8_lossy(self.bytes(node)).into_owned()
-    }
-
-    fn field(&self, node: Node<'t>, id: u16) -> Option<Node<'t>> {
-        node.child_by_field_id(id)
-    }
-
-    fn is(&self, node: Node, kind: u16) -> bool {
-        node.kind_id() == kind
-    }
-
-    fn named_children(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-        (0..node.named_child_count() as u32).filter_map(move |i| node.named_child(i))
-    }
-
-    fn children(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-        (0..node.child_count()).filter_map(move |i| node.child(i))
-    }
-
-    /// The source of `from..to`, on one line.
-    fn flat_text(&self, from: usize, to: usize) -> String {
-        flatten_whitespace(&String::from_utf8_lossy(self.src.get(from..to.max(from)).unwrap_or_default()))
-    }
-
-    fn nested(&mut self, node: Node<'t>, f: impl FnOnce(&mut Self)) {
-        if self.depth >= MAX_DEPTH {
-            self.flat(node);
-            return;
-        }
-        self.depth += 1;
-        f(self);
-        self.depth -= 1;
-    }
-
-    /// Past the depth limit: every identifier is a plain use, iteratively.
-    fn flat(&mut self, node: Node<'t>) {
-        let g = self.g;
-        let mut cursor = node.walk();
-        loop {
-            let current = cursor.node();
-            let k = current.kind_id();
-            if k == g.identifier || k == g.type_identifier || k == g.field_identifier {
-                self.push_use(current, UseKind::Name, None);
-            }
-            if k != g.line_comment && k != g.block_comment && cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
-        }
-    }
-
-    fn push_use(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>) {
-        self.push_use_bound(name, kind, qualifier, None);
-    }
-
-    /// A use; `binding` when it is known here, else looked up from the head's scope.
-    fn push_use_bound(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>, binding: Option<Binding>) {
-        if name.is_missing() || name.start_byte() == name.end_byte() || self.bytes(name) == b"_" {
-            return;
-        }
-        let at = self.index.uses.len();
-        let binding = match binding {
-            Some(binding) => binding,
-            None => {
-                let head = match &qualifier {
-                    Some(q) => Some(q.split('.').next().unwrap_or(q).as_bytes()),
-                    None if kind == UseKind::KeywordArgument => None,
-                    None => Some(self.bytes(name)),
-                };
-                if let Some(head) = head {
-                    self.scopes.record(at, head);
-                }
-                Binding::Free
-            }
-        };
-        let span = span_of(name);
-        let name = String::from_utf8_lossy(self.bytes(name)).trim_start_matches("r#").to_owned();
-        self.index.uses.push(Use { name, kind, span, qualifier, binding });
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn define(
-        &mut self,
-        name: Node<'t>,
-        local_name: String,
-        kind: DefKind,
-        whole: Node<'t>,
-        signature: String,
-        parent: Option<DefId>,
-        doc: Option<String>,
-    ) -> DefId {
-        let id = self.index.definitions.len() as DefId;
-        self.index.definitions.push(Definition {
-            name: self.text(name).trim_start_matches("r#").to_owned(),
-            local_name,
-            kind,
-            span: span_of(whole),
-            name_span: span_of(name),
-            signature,
-            doc,
-            parent,
-            constructor_keyword: kind == DefKind::Field,
-            keywords_from: Vec::new(),
-        });
-        id
-    }
-
-    fn local_name(&self, parent: Option<DefId>, name: &str) -> String {
-        let name = name.trim_start_matches("r#");
-        match parent {
-            Some(p) => format!("{}.{name}", self.index.definition(p).local_name),
-            None => name.to_owned(),
-        }
-    }
-
-    fn finish(self) -> FileIndex {
-        let Walk { mut index, scopes, prelude, relative_heads, .. } = self;
-        scopes.finish(&mut index.uses);
+    fn finish(self, root: Node) -> FileIndex {
+        let Walk { b, prelude, relative_heads, .. } = self;
+        let mut index = b.finish(root);
         // Uniform paths: a `use` whose first segment is a module this file declares or an item
         // it defines (`mod action; use action::ArgAction;`, `use Shape::*`) starts here, not at
         // a crate of that name.
@@ -283,7 +155,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let mut docs: Vec<Node<'t>> = Vec::new();
         let mut attributes: Vec<Node<'t>> = Vec::new();
-        for item in Self::named_children(container) {
+        for item in named_children(container) {
             let k = item.kind_id();
             if k == g.line_comment || k == g.block_comment {
                 if self.is_outer_doc(item) {
@@ -314,7 +186,7 @@ impl<'t> Walk<'t> {
                 let end = span_of(item);
                 region.end_byte = end.end_byte;
                 region.end = end.end;
-                self.index.tests.push(region);
+                self.b.index.tests.push(region);
             }
             self.item(item, doc, parent);
         }
@@ -348,7 +220,7 @@ impl<'t> Walk<'t> {
         } else if k == g.extern_crate_declaration {
             self.extern_crate(item);
         } else if k == g.foreign_mod_item {
-            if let Some(body) = self.field(item, g.f_body) {
+            if let Some(body) = field(item, g.f_body) {
                 self.items(body, parent);
             }
         } else {
@@ -358,14 +230,14 @@ impl<'t> Walk<'t> {
 
     /// Whether a comment is an outer doc comment (`///`, `/** */`).
     fn is_outer_doc(&self, comment: Node<'t>) -> bool {
-        self.field(comment, self.g.f_outer).is_some()
+        field(comment, self.g.f_outer).is_some()
     }
 
     fn doc(&self, comments: &[Node<'t>]) -> Option<String> {
         let lines: Vec<String> = comments
             .iter()
             .map(|c| {
-                let text = self.text(*c);
+                let text = self.b.text(*c);
                 match text.strip_prefix("///") {
                     Some(line) => line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned(),
                     None => comment_text(&text),
@@ -378,14 +250,14 @@ impl<'t> Walk<'t> {
 
     /// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(…)]`, `#[cfg(test)]`.
     fn is_test_attribute(&self, item: Node<'t>) -> bool {
-        let Some(attribute) = Self::named_children(item).find(|c| self.is(*c, self.g.attribute)) else { return false };
-        let Some(path) = Self::named_children(attribute).next() else { return false };
-        let path = self.text(path);
+        let Some(attribute) = named_children(item).find(|c| is(*c, self.g.attribute)) else { return false };
+        let Some(path) = named_children(attribute).next() else { return false };
+        let path = self.b.text(path);
         let last = path.rsplit("::").next().unwrap_or(&path);
         if matches!(last, "test" | "rstest" | "test_case" | "quickcheck" | "proptest") {
             return true;
         }
-        let arguments = self.field(attribute, self.g.f_arguments).map(|a| self.text(a));
+        let arguments = field(attribute, self.g.f_arguments).map(|a| self.b.text(a));
         path == "cfg"
             && arguments.is_some_and(|a| a.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test"))
     }
@@ -393,14 +265,14 @@ impl<'t> Walk<'t> {
     /// An attribute's path is a use, and so are the names in its arguments (`derive(Debug)`).
     fn attribute(&mut self, item: Node<'t>) {
         let g = self.g;
-        let Some(attribute) = Self::named_children(item).find(|c| self.is(*c, g.attribute)) else { return };
+        let Some(attribute) = named_children(item).find(|c| is(*c, g.attribute)) else { return };
         let mut path_text = String::new();
-        if let Some(path) = Self::named_children(attribute).next() {
-            path_text = self.text(path);
+        if let Some(path) = named_children(attribute).next() {
+            path_text = self.b.text(path);
             self.path(path, UseKind::Decorator);
         }
         let should_panic = path_text == "should_panic";
-        if let Some(arguments) = self.field(attribute, g.f_arguments) {
+        if let Some(arguments) = field(attribute, g.f_arguments) {
             if should_panic {
                 self.error_args += 1;
             }
@@ -409,7 +281,7 @@ impl<'t> Walk<'t> {
                 self.error_args -= 1;
             }
         }
-        if let Some(value) = self.field(attribute, g.f_value) {
+        if let Some(value) = field(attribute, g.f_value) {
             self.visit(value);
         }
     }
@@ -417,33 +289,32 @@ impl<'t> Walk<'t> {
     /// The visibility and header of an item, up to its body.
     fn header(&self, item: Node<'t>, body: Option<Node<'t>>) -> String {
         let end = body.map_or(item.end_byte(), |b| b.start_byte());
-        let text = self.flat_text(item.start_byte(), end);
+        let text = self.b.flat_text(item.start_byte(), end);
         text.trim_end_matches([';', ' ', '{']).to_owned()
     }
 
     /// The module-level scope items bind their names in (a block's items bind in the block).
     fn bind_item(&mut self, name: Node<'t>) {
-        self.scopes.bind(self.bytes(name), Binding::Definition);
+        self.b.bind(name, Binding::Definition);
     }
 
     fn function(&mut self, item: Node<'t>, doc: Option<String>, parent: Option<DefId>, owner: Option<&Owner>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return self.visit(item) };
-        let body = self.field(item, g.f_body);
+        let Some(name) = field(item, g.f_name) else { return self.visit(item) };
+        let body = field(item, g.f_body);
         let header = self.header(item, body);
         if self.in_body {
             self.bind_item(name);
         } else {
-            let text = self.text(name);
+            let text = self.b.text(name);
             let (kind, local, parent, signature) = match owner {
-                None => (DefKind::Function, self.local_name(parent, &text), parent, header),
+                None => (DefKind::Function, self.b.local_name(parent, &text), parent, header),
                 Some(Owner::Impl { ty, def, r#trait }) => {
-                    let has_self = self
-                        .field(item, g.f_parameters)
-                        .is_some_and(|p| Self::named_children(p).any(|c| self.is(c, g.self_parameter)));
+                    let has_self =
+                        field(item, g.f_parameters).is_some_and(|p| named_children(p).any(|c| is(c, g.self_parameter)));
                     let kind = if has_self { DefKind::Method } else { DefKind::Function };
                     let local = match def {
-                        Some(d) => self.local_name(Some(*d), &text),
+                        Some(d) => self.b.local_name(Some(*d), &text),
                         None => format!("{}.{}", self.prefix(parent), text.trim_start_matches("r#")),
                     };
                     let local = if def.is_some() { local } else { local.trim_start_matches('.').to_owned() };
@@ -460,62 +331,61 @@ impl<'t> Walk<'t> {
                 }
                 Some(Owner::Trait { name: trait_name, def }) => (
                     DefKind::Method,
-                    self.local_name(Some(*def), &text),
+                    self.b.local_name(Some(*def), &text),
                     Some(*def),
                     format!("trait {trait_name} {{ {header} }}"),
                 ),
             };
-            self.define(name, local, kind, item, signature, parent, doc);
+            self.b.define(name, local, kind, item, signature, parent, doc);
         }
         self.callable(item);
     }
 
     /// The file-local prefix of the innermost inline module, with a trailing `.` when any.
     fn prefix(&self, parent: Option<DefId>) -> String {
-        parent.map(|p| self.index.definition(p).local_name.clone()).unwrap_or_default()
+        parent.map(|p| self.b.index.definition(p).local_name.clone()).unwrap_or_default()
     }
 
     /// A function's parameters and body, in a scope of their own.
     fn callable(&mut self, item: Node<'t>) {
         let g = self.g;
-        let scope = self.scopes.open(ScopeKind::Function);
-        let outer = self.scopes.enter(scope);
-        let was = std::mem::replace(&mut self.in_body, true);
-        if let Some(parameters) = self.field(item, g.f_type_parameters) {
-            self.type_parameters(parameters);
-        }
-        if let Some(parameters) = self.field(item, g.f_parameters) {
-            self.parameters(parameters);
-        }
-        if let Some(ty) = self.field(item, g.f_return_type) {
-            self.ty(ty);
-        }
-        for clause in Self::named_children(item).filter(|c| c.kind_id() == g.where_clause) {
-            self.visit(clause);
-        }
-        if let Some(body) = self.field(item, g.f_body) {
-            self.block_contents(body);
-        }
-        self.in_body = was;
-        self.scopes.leave(outer);
+        self.in_scope(ScopeKind::Function, |s| {
+            let was = std::mem::replace(&mut s.in_body, true);
+            if let Some(parameters) = field(item, g.f_type_parameters) {
+                s.type_parameters(parameters);
+            }
+            if let Some(parameters) = field(item, g.f_parameters) {
+                s.parameters(parameters);
+            }
+            if let Some(ty) = field(item, g.f_return_type) {
+                s.ty(ty);
+            }
+            for clause in named_children(item).filter(|c| c.kind_id() == g.where_clause) {
+                s.visit(clause);
+            }
+            if let Some(body) = field(item, g.f_body) {
+                s.block_contents(body);
+            }
+            s.in_body = was;
+        });
     }
 
     fn parameters(&mut self, parameters: Node<'t>) {
         let g = self.g;
-        for parameter in Self::named_children(parameters) {
-            if self.is(parameter, g.self_parameter) {
-                self.scopes.bind(b"self", Binding::Local);
-            } else if self.is(parameter, g.parameter) {
-                if let Some(ty) = self.field(parameter, g.f_type) {
+        for parameter in named_children(parameters) {
+            if is(parameter, g.self_parameter) {
+                self.b.scopes.bind(b"self", Binding::Local);
+            } else if is(parameter, g.parameter) {
+                if let Some(ty) = field(parameter, g.f_type) {
                     self.ty(ty);
                 }
-                if let Some(pattern) = self.field(parameter, g.f_pattern) {
+                if let Some(pattern) = field(parameter, g.f_pattern) {
                     self.pattern(pattern);
                 }
-            } else if self.is(parameter, g.attribute_item) {
+            } else if is(parameter, g.attribute_item) {
                 self.attribute(parameter);
-            } else if self.is(parameter, g.variadic_parameter) {
-                if let Some(pattern) = self.field(parameter, g.f_pattern) {
+            } else if is(parameter, g.variadic_parameter) {
+                if let Some(pattern) = field(parameter, g.f_pattern) {
                     self.pattern(pattern);
                 }
             } else {
@@ -527,24 +397,24 @@ impl<'t> Walk<'t> {
 
     fn type_parameters(&mut self, parameters: Node<'t>) {
         let g = self.g;
-        for parameter in Self::named_children(parameters) {
-            if self.is(parameter, g.type_parameter) {
-                if let Some(name) = self.field(parameter, g.f_name) {
-                    self.scopes.bind(self.bytes(name), Binding::Local);
+        for parameter in named_children(parameters) {
+            if is(parameter, g.type_parameter) {
+                if let Some(name) = field(parameter, g.f_name) {
+                    self.b.bind(name, Binding::Local);
                 }
-                for part in Self::named_children(parameter) {
-                    if Some(part) != self.field(parameter, g.f_name) {
+                for part in named_children(parameter) {
+                    if Some(part) != field(parameter, g.f_name) {
                         self.ty(part);
                     }
                 }
-            } else if self.is(parameter, g.const_parameter) {
-                if let Some(name) = self.field(parameter, g.f_name) {
-                    self.scopes.bind(self.bytes(name), Binding::Local);
+            } else if is(parameter, g.const_parameter) {
+                if let Some(name) = field(parameter, g.f_name) {
+                    self.b.bind(name, Binding::Local);
                 }
-                if let Some(ty) = self.field(parameter, g.f_type) {
+                if let Some(ty) = field(parameter, g.f_type) {
                     self.ty(ty);
                 }
-            } else if !self.is(parameter, g.lifetime_parameter) {
+            } else if !is(parameter, g.lifetime_parameter) {
                 self.ty(parameter);
             }
         }
@@ -552,8 +422,8 @@ impl<'t> Walk<'t> {
 
     fn structure(&mut self, item: Node<'t>, kind: DefKind, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return self.visit(item) };
-        let body = self.field(item, g.f_body);
+        let Some(name) = field(item, g.f_name) else { return self.visit(item) };
+        let body = field(item, g.f_body);
         if self.in_body {
             self.bind_item(name);
             if let Some(body) = body {
@@ -561,64 +431,63 @@ impl<'t> Walk<'t> {
             }
             return;
         }
-        let is_named = body.is_some_and(|b| self.is(b, g.field_declaration_list));
+        let is_named = body.is_some_and(|b| is(b, g.field_declaration_list));
         let header = self.header(item, body.filter(|_| is_named));
-        let local = self.local_name(parent, &self.text(name));
+        let local = self.b.local_name(parent, &self.b.text(name));
         self.bind_item(name);
-        let id = self.define(name, local, kind, item, header, parent, doc);
-        let scope = self.scopes.open(ScopeKind::Function);
-        let outer = self.scopes.enter(scope);
-        if let Some(parameters) = self.field(item, g.f_type_parameters) {
-            self.type_parameters(parameters);
-        }
-        for clause in Self::named_children(item).filter(|c| c.kind_id() == g.where_clause) {
-            self.visit(clause);
-        }
-        if let Some(body) = body {
-            self.fields(body, Some(id));
-        }
-        self.scopes.leave(outer);
+        let id = self.b.define(name, local, kind, item, header, parent, doc);
+        self.in_scope(ScopeKind::Function, |s| {
+            if let Some(parameters) = field(item, g.f_type_parameters) {
+                s.type_parameters(parameters);
+            }
+            for clause in named_children(item).filter(|c| c.kind_id() == g.where_clause) {
+                s.visit(clause);
+            }
+            if let Some(body) = body {
+                s.fields(body, Some(id));
+            }
+        });
     }
 
     /// A struct's, union's or variant's fields: named ones are definitions under `owner`.
     fn fields(&mut self, body: Node<'t>, owner: Option<DefId>) {
         let g = self.g;
-        if !self.is(body, g.field_declaration_list) {
+        if !is(body, g.field_declaration_list) {
             // `(u32, String)`: types only.
-            for child in Self::named_children(body) {
-                if self.is(child, g.attribute_item) {
+            for child in named_children(body) {
+                if is(child, g.attribute_item) {
                     self.attribute(child);
-                } else if !self.is(child, g.visibility_modifier) {
+                } else if !is(child, g.visibility_modifier) {
                     self.ty(child);
                 }
             }
             return;
         }
         let mut docs = Vec::new();
-        for field in Self::named_children(body) {
-            if self.is(field, g.line_comment) || self.is(field, g.block_comment) {
-                if self.is_outer_doc(field) {
-                    docs.push(field);
+        for member in named_children(body) {
+            if is(member, g.line_comment) || is(member, g.block_comment) {
+                if self.is_outer_doc(member) {
+                    docs.push(member);
                 } else {
                     docs.clear();
                 }
                 continue;
             }
-            if self.is(field, g.attribute_item) {
-                self.attribute(field);
+            if is(member, g.attribute_item) {
+                self.attribute(member);
                 continue;
             }
             let doc = self.doc(&docs);
             docs.clear();
-            if !self.is(field, g.field_declaration) {
+            if !is(member, g.field_declaration) {
                 continue;
             }
-            if let (Some(name), Some(owner)) = (self.field(field, g.f_name), owner) {
-                let local = self.local_name(Some(owner), &self.text(name));
-                let signature = self.flat_text(field.start_byte(), field.end_byte());
-                self.define(name, local, DefKind::Field, field, signature, Some(owner), doc);
+            if let (Some(name), Some(owner)) = (field(member, g.f_name), owner) {
+                let local = self.b.local_name(Some(owner), &self.b.text(name));
+                let signature = self.b.flat_text(member.start_byte(), member.end_byte());
+                self.b.define(name, local, DefKind::Field, member, signature, Some(owner), doc);
             }
-            if let Some(ty) = self.field(field, g.f_type) {
+            if let Some(ty) = field(member, g.f_type) {
                 self.ty(ty);
             }
         }
@@ -626,129 +495,125 @@ impl<'t> Walk<'t> {
 
     fn enumeration(&mut self, item: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return self.visit(item) };
-        let body = self.field(item, g.f_body);
+        let Some(name) = field(item, g.f_name) else { return self.visit(item) };
+        let body = field(item, g.f_body);
         self.bind_item(name);
         let id = (!self.in_body).then(|| {
-            let local = self.local_name(parent, &self.text(name));
+            let local = self.b.local_name(parent, &self.b.text(name));
             let header = self.header(item, body);
-            self.define(name, local, DefKind::Enum, item, header, parent, doc)
+            self.b.define(name, local, DefKind::Enum, item, header, parent, doc)
         });
-        let scope = self.scopes.open(ScopeKind::Function);
-        let outer = self.scopes.enter(scope);
-        if let Some(parameters) = self.field(item, g.f_type_parameters) {
-            self.type_parameters(parameters);
-        }
-        let mut docs = Vec::new();
-        for variant in body.into_iter().flat_map(Self::named_children) {
-            if self.is(variant, g.line_comment) || self.is(variant, g.block_comment) {
-                if self.is_outer_doc(variant) {
-                    docs.push(variant);
-                } else {
-                    docs.clear();
+        self.in_scope(ScopeKind::Function, |s| {
+            if let Some(parameters) = field(item, g.f_type_parameters) {
+                s.type_parameters(parameters);
+            }
+            let mut docs = Vec::new();
+            for variant in body.into_iter().flat_map(named_children) {
+                if is(variant, g.line_comment) || is(variant, g.block_comment) {
+                    if s.is_outer_doc(variant) {
+                        docs.push(variant);
+                    } else {
+                        docs.clear();
+                    }
+                    continue;
                 }
-                continue;
-            }
-            if self.is(variant, g.attribute_item) {
-                self.attribute(variant);
-                continue;
-            }
-            let doc = self.doc(&docs);
-            docs.clear();
-            if !self.is(variant, g.enum_variant) {
-                continue;
-            }
-            let variant_id = match (self.field(variant, g.f_name), id) {
-                (Some(vname), Some(id)) => {
-                    let local = self.local_name(Some(id), &self.text(vname));
-                    let fields = self.field(variant, g.f_body);
-                    let signature = self.header(variant, fields.filter(|f| f.kind_id() == g.field_declaration_list));
-                    Some(self.define(vname, local, DefKind::Variant, variant, signature, Some(id), doc))
+                if is(variant, g.attribute_item) {
+                    s.attribute(variant);
+                    continue;
                 }
-                _ => None,
-            };
-            if let Some(fields) = self.field(variant, g.f_body) {
-                self.fields(fields, variant_id);
+                let doc = s.doc(&docs);
+                docs.clear();
+                if !is(variant, g.enum_variant) {
+                    continue;
+                }
+                let variant_id = match (field(variant, g.f_name), id) {
+                    (Some(vname), Some(id)) => {
+                        let local = s.b.local_name(Some(id), &s.b.text(vname));
+                        let fields = field(variant, g.f_body);
+                        let signature = s.header(variant, fields.filter(|f| f.kind_id() == g.field_declaration_list));
+                        Some(s.b.define(vname, local, DefKind::Variant, variant, signature, Some(id), doc))
+                    }
+                    _ => None,
+                };
+                if let Some(fields) = field(variant, g.f_body) {
+                    s.fields(fields, variant_id);
+                }
+                if let Some(value) = field(variant, g.f_value) {
+                    s.visit(value);
+                }
             }
-            if let Some(value) = self.field(variant, g.f_value) {
-                self.visit(value);
-            }
-        }
-        self.scopes.leave(outer);
+        });
     }
 
     fn trait_item(&mut self, item: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return self.visit(item) };
-        let body = self.field(item, g.f_body);
+        let Some(name) = field(item, g.f_name) else { return self.visit(item) };
+        let body = field(item, g.f_body);
         self.bind_item(name);
-        let scope = self.scopes.open(ScopeKind::Function);
-        let outer = self.scopes.enter(scope);
-        if let Some(parameters) = self.field(item, g.f_type_parameters) {
-            self.type_parameters(parameters);
-        }
-        if let Some(bounds) = self.field(item, g.f_bounds) {
-            self.ty_as(bounds, UseKind::Base);
-        }
-        if self.in_body {
-            if let Some(body) = body {
-                self.visit(body);
+        self.in_scope(ScopeKind::Function, |s| {
+            if let Some(parameters) = field(item, g.f_type_parameters) {
+                s.type_parameters(parameters);
             }
-            self.scopes.leave(outer);
-            return;
-        }
-        let local = self.local_name(parent, &self.text(name));
-        let header = self.header(item, body);
-        let id = self.define(name, local, DefKind::Trait, item, header, parent, doc);
-        let owner = Owner::Trait { name: self.text(name), def: id };
-        let was = self.self_type.replace(self.text(name));
-        if let Some(body) = body {
-            self.associated_items(body, id, &owner);
-        }
-        self.self_type = was;
-        self.scopes.leave(outer);
+            if let Some(bounds) = field(item, g.f_bounds) {
+                s.ty_as(bounds, UseKind::Base);
+            }
+            if s.in_body {
+                if let Some(body) = body {
+                    s.visit(body);
+                }
+                return;
+            }
+            let local = s.b.local_name(parent, &s.b.text(name));
+            let header = s.header(item, body);
+            let id = s.b.define(name, local, DefKind::Trait, item, header, parent, doc);
+            let owner = Owner::Trait { name: s.b.text(name), def: id };
+            let was = s.self_type.replace(s.b.text(name));
+            if let Some(body) = body {
+                s.associated_items(body, id, &owner);
+            }
+            s.self_type = was;
+        });
     }
 
     fn impl_item(&mut self, item: Node<'t>, parent: Option<DefId>) {
         let g = self.g;
-        let scope = self.scopes.open(ScopeKind::Function);
-        let outer = self.scopes.enter(scope);
-        if let Some(parameters) = self.field(item, g.f_type_parameters) {
-            self.type_parameters(parameters);
-        }
-        let ty_node = self.field(item, g.f_type);
-        let trait_node = self.field(item, g.f_trait);
-        if let Some(t) = trait_node {
-            self.ty_as(t, UseKind::Base);
-        }
-        if let Some(t) = ty_node {
-            self.ty(t);
-        }
-        for clause in Self::named_children(item).filter(|c| c.kind_id() == g.where_clause) {
-            self.visit(clause);
-        }
-        let ty = ty_node.and_then(|t| self.type_name(t)).unwrap_or_default();
-        // The type's definition, when this file declares it beside the block.
-        let def = (!self.in_body && !ty.is_empty())
-            .then(|| {
-                self.index.definitions.iter().rposition(|d| {
-                    d.name == ty && d.parent == parent && (d.kind.is_type() || d.kind == DefKind::TypeAlias)
-                })
-            })
-            .flatten()
-            .map(|i| i as DefId);
-        let r#trait = trait_node.map(|t| self.flat_text(t.start_byte(), t.end_byte()));
-        let owner = Owner::Impl { ty: ty.clone(), def, r#trait };
-        let was = self.self_type.replace(ty);
-        if let Some(body) = self.field(item, g.f_body) {
-            if self.in_body {
-                self.visit(body);
-            } else {
-                self.associated_items(body, parent.unwrap_or(u32::MAX), &owner);
+        self.in_scope(ScopeKind::Function, |s| {
+            if let Some(parameters) = field(item, g.f_type_parameters) {
+                s.type_parameters(parameters);
             }
-        }
-        self.self_type = was;
-        self.scopes.leave(outer);
+            let ty_node = field(item, g.f_type);
+            let trait_node = field(item, g.f_trait);
+            if let Some(t) = trait_node {
+                s.ty_as(t, UseKind::Base);
+            }
+            if let Some(t) = ty_node {
+                s.ty(t);
+            }
+            for clause in named_children(item).filter(|c| c.kind_id() == g.where_clause) {
+                s.visit(clause);
+            }
+            let ty = ty_node.and_then(|t| s.type_name(t)).unwrap_or_default();
+            // The type's definition, when this file declares it beside the block.
+            let def = (!s.in_body && !ty.is_empty())
+                .then(|| {
+                    s.b.index.definitions.iter().rposition(|d| {
+                        d.name == ty && d.parent == parent && (d.kind.is_type() || d.kind == DefKind::TypeAlias)
+                    })
+                })
+                .flatten()
+                .map(|i| i as DefId);
+            let r#trait = trait_node.map(|t| s.b.flat_text(t.start_byte(), t.end_byte()));
+            let owner = Owner::Impl { ty: ty.clone(), def, r#trait };
+            let was = s.self_type.replace(ty);
+            if let Some(body) = field(item, g.f_body) {
+                if s.in_body {
+                    s.visit(body);
+                } else {
+                    s.associated_items(body, parent.unwrap_or(u32::MAX), &owner);
+                }
+            }
+            s.self_type = was;
+        });
     }
 
     /// The items of an `impl` or `trait` block. `parent` is the enclosing module's definition
@@ -758,7 +623,7 @@ impl<'t> Walk<'t> {
         let module_parent = (parent != u32::MAX).then_some(parent);
         let mut docs = Vec::new();
         let mut attributes = Vec::new();
-        for item in Self::named_children(body) {
+        for item in named_children(body) {
             let k = item.kind_id();
             if k == g.line_comment || k == g.block_comment {
                 if self.is_outer_doc(item) {
@@ -780,7 +645,7 @@ impl<'t> Walk<'t> {
                 let end = span_of(item);
                 region.end_byte = end.end_byte;
                 region.end = end.end;
-                self.index.tests.push(region);
+                self.b.index.tests.push(region);
             }
             for a in attrs {
                 self.attribute(a);
@@ -802,15 +667,15 @@ impl<'t> Walk<'t> {
     /// An associated const or type of an impl or trait.
     fn associated_value(&mut self, item: Node<'t>, doc: Option<String>, module_parent: Option<DefId>, owner: &Owner) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return self.visit(item) };
-        let kind = if self.is(item, g.const_item) { DefKind::Constant } else { DefKind::TypeAlias };
-        let text = self.text(name);
+        let Some(name) = field(item, g.f_name) else { return self.visit(item) };
+        let kind = if is(item, g.const_item) { DefKind::Constant } else { DefKind::TypeAlias };
+        let text = self.b.text(name);
         // An implementation's associated type is named by its trait (`type Item = …`).
         let (parent, local, signature) = match owner {
             Owner::Impl { r#trait: Some(_), .. } if kind == DefKind::TypeAlias => (None, None, String::new()),
             Owner::Impl { ty, def, r#trait } => {
                 let local = match def {
-                    Some(d) => self.local_name(Some(*d), &text),
+                    Some(d) => self.b.local_name(Some(*d), &text),
                     None => format!("{ty}.{text}"),
                 };
                 let header = self.value_header(item);
@@ -822,77 +687,76 @@ impl<'t> Walk<'t> {
             }
             Owner::Trait { name: trait_name, def } => {
                 let header = self.value_header(item);
-                (Some(*def), Some(self.local_name(Some(*def), &text)), format!("trait {trait_name} {{ {header} }}"))
+                (Some(*def), Some(self.b.local_name(Some(*def), &text)), format!("trait {trait_name} {{ {header} }}"))
             }
         };
         if let Some(local) = local {
-            self.define(name, local, kind, item, signature, parent, doc);
+            self.b.define(name, local, kind, item, signature, parent, doc);
         }
-        if let Some(ty) = self.field(item, g.f_type) {
+        if let Some(ty) = field(item, g.f_type) {
             self.ty(ty);
         }
-        if let Some(bounds) = self.field(item, g.f_bounds) {
+        if let Some(bounds) = field(item, g.f_bounds) {
             self.ty_as(bounds, UseKind::Base);
         }
-        if let Some(value) = self.field(item, g.f_value) {
+        if let Some(value) = field(item, g.f_value) {
             self.visit(value);
         }
     }
 
     /// A const's, static's or associated type's header, without its value.
     fn value_header(&self, item: Node<'t>) -> String {
-        let value = self.field(item, self.g.f_value);
+        let value = field(item, self.g.f_value);
         self.header(item, value).trim_end_matches(['=', ' ']).to_owned()
     }
 
     fn value_item(&mut self, item: Node<'t>, kind: DefKind, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return self.visit(item) };
+        let Some(name) = field(item, g.f_name) else { return self.visit(item) };
         self.bind_item(name);
         if !self.in_body {
-            let local = self.local_name(parent, &self.text(name));
+            let local = self.b.local_name(parent, &self.b.text(name));
             let header = self.value_header(item);
-            self.define(name, local, kind, item, header, parent, doc);
+            self.b.define(name, local, kind, item, header, parent, doc);
         }
-        if let Some(ty) = self.field(item, g.f_type) {
+        if let Some(ty) = field(item, g.f_type) {
             self.ty(ty);
         }
-        if let Some(value) = self.field(item, g.f_value) {
+        if let Some(value) = field(item, g.f_value) {
             self.visit(value);
         }
     }
 
     fn type_item(&mut self, item: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return self.visit(item) };
+        let Some(name) = field(item, g.f_name) else { return self.visit(item) };
         self.bind_item(name);
         if !self.in_body {
-            let local = self.local_name(parent, &self.text(name));
+            let local = self.b.local_name(parent, &self.b.text(name));
             let header = self.header(item, None);
-            self.define(name, local, DefKind::TypeAlias, item, header, parent, doc);
+            self.b.define(name, local, DefKind::TypeAlias, item, header, parent, doc);
         }
-        let scope = self.scopes.open(ScopeKind::Function);
-        let outer = self.scopes.enter(scope);
-        if let Some(parameters) = self.field(item, g.f_type_parameters) {
-            self.type_parameters(parameters);
-        }
-        if let Some(ty) = self.field(item, g.f_type) {
-            self.ty(ty);
-        }
-        self.scopes.leave(outer);
+        self.in_scope(ScopeKind::Function, |s| {
+            if let Some(parameters) = field(item, g.f_type_parameters) {
+                s.type_parameters(parameters);
+            }
+            if let Some(ty) = field(item, g.f_type) {
+                s.ty(ty);
+            }
+        });
     }
 
     fn macro_definition(&mut self, item: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return };
+        let Some(name) = field(item, g.f_name) else { return };
         if !self.in_body {
-            let local = self.local_name(parent, &self.text(name));
-            let signature = format!("macro_rules! {}", self.text(name));
-            self.define(name, local, DefKind::Macro, item, signature, parent, doc);
+            let local = self.b.local_name(parent, &self.b.text(name));
+            let signature = format!("macro_rules! {}", self.b.text(name));
+            self.b.define(name, local, DefKind::Macro, item, signature, parent, doc);
         }
         // The expansions name what the macro's callers will use.
-        for rule in Self::named_children(item).filter(|r| r.kind_id() == g.macro_rule) {
-            if let Some(right) = self.field(rule, g.f_right) {
+        for rule in named_children(item).filter(|r| r.kind_id() == g.macro_rule) {
+            if let Some(right) = field(rule, g.f_right) {
                 self.token_tree(right, None);
             }
         }
@@ -900,34 +764,33 @@ impl<'t> Walk<'t> {
 
     fn module(&mut self, item: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return };
-        let text = self.text(name);
+        let Some(name) = field(item, g.f_name) else { return };
+        let text = self.b.text(name);
         // `mod x;` / `mod x { … }` brings `x` into scope as a module of this one.
         let mut module = vec!["self".to_owned()];
         module.extend(self.modules.iter().cloned());
-        self.index.imports.push(Import {
+        self.b.index.imports.push(Import {
             module: module.join("."),
             name: Some(text.clone()),
             alias: None,
             wildcard: false,
             line: item.start_position().row as u32,
         });
-        self.scopes.bind(self.bytes(name), Binding::Import);
-        let Some(body) = self.field(item, g.f_body) else { return };
+        self.b.bind(name, Binding::Import);
+        let Some(body) = field(item, g.f_body) else { return };
         if self.in_body {
             return self.visit(body);
         }
-        let local = self.local_name(parent, &text);
+        let local = self.b.local_name(parent, &text);
         let header = self.header(item, Some(body));
-        let id = self.define(name, local, DefKind::Module, item, header, parent, doc);
-        let scope = self.scopes.open(ScopeKind::Module);
-        let outer = self.scopes.enter(scope);
-        self.modules.push(text);
-        let was = self.module_def.replace(id);
-        self.items(body, Some(id));
-        self.module_def = was;
-        self.modules.pop();
-        self.scopes.leave(outer);
+        let id = self.b.define(name, local, DefKind::Module, item, header, parent, doc);
+        self.in_scope(ScopeKind::Module, |s| {
+            s.modules.push(text);
+            let was = s.module_def.replace(id);
+            s.items(body, Some(id));
+            s.module_def = was;
+            s.modules.pop();
+        });
     }
 
     // ----- use declarations -----
@@ -935,21 +798,21 @@ impl<'t> Walk<'t> {
     fn use_declaration(&mut self, item: Node<'t>) {
         let g = self.g;
         let line = item.start_position().row as u32;
-        if let Some(argument) = self.field(item, g.f_argument) {
+        if let Some(argument) = field(item, g.f_argument) {
             self.use_tree(argument, &[], line);
         }
     }
 
     fn extern_crate(&mut self, item: Node<'t>) {
         let g = self.g;
-        let Some(name) = self.field(item, g.f_name) else { return };
-        let alias = self.field(item, g.f_alias);
-        self.push_use_bound(name, UseKind::ImportModule, None, Some(Binding::Import));
-        self.scopes.bind(self.bytes(alias.unwrap_or(name)), Binding::Import);
-        self.index.imports.push(Import {
-            module: self.text(name),
+        let Some(name) = field(item, g.f_name) else { return };
+        let alias = field(item, g.f_alias);
+        self.b.use_bound(name, UseKind::ImportModule, None, Some(Binding::Import));
+        self.b.scopes.bind(self.b.bytes(alias.unwrap_or(name)), Binding::Import);
+        self.b.index.imports.push(Import {
+            module: self.b.text(name),
             name: None,
-            alias: alias.map(|a| self.text(a)),
+            alias: alias.map(|a| self.b.text(a)),
             wildcard: false,
             line: item.start_position().row as u32,
         });
@@ -960,26 +823,26 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let k = tree.kind_id();
         if k == g.use_list {
-            for child in Self::named_children(tree) {
+            for child in named_children(tree) {
                 self.use_tree(child, prefix, line);
             }
         } else if k == g.scoped_use_list {
             let mut path = prefix.to_vec();
-            if let Some(p) = self.field(tree, g.f_path) {
+            if let Some(p) = field(tree, g.f_path) {
                 path.extend(self.use_path_segments(p, prefix));
             }
-            if let Some(list) = self.field(tree, g.f_list) {
+            if let Some(list) = field(tree, g.f_list) {
                 self.use_tree(list, &path, line);
             }
         } else if k == g.use_wildcard {
             let mut path = prefix.to_vec();
-            if let Some(p) = Self::named_children(tree).next() {
+            if let Some(p) = named_children(tree).next() {
                 path.extend(self.use_path_segments(p, prefix));
             }
             let module = self.normalize(&path);
-            self.index.imports.push(Import { module, name: None, alias: None, wildcard: true, line });
+            self.b.index.imports.push(Import { module, name: None, alias: None, wildcard: true, line });
         } else if k == g.use_as_clause {
-            let (Some(path), alias) = (self.field(tree, g.f_path), self.field(tree, g.f_alias)) else { return };
+            let (Some(path), alias) = (field(tree, g.f_path), field(tree, g.f_alias)) else { return };
             self.use_leaf(path, prefix, alias, line);
         } else {
             self.use_leaf(tree, prefix, None, line);
@@ -993,7 +856,7 @@ impl<'t> Walk<'t> {
         for (node, text) in &segments {
             if !matches!(text.as_str(), "crate" | "self" | "super") {
                 let qualifier = (!so_far.is_empty()).then(|| self.normalize(&so_far));
-                self.push_use_bound(*node, UseKind::ImportModule, qualifier, Some(Binding::Import));
+                self.b.use_bound(*node, UseKind::ImportModule, qualifier, Some(Binding::Import));
             }
             so_far.push(text.clone());
         }
@@ -1017,21 +880,21 @@ impl<'t> Walk<'t> {
         };
         if module_path.is_empty() && alias.is_none() && !matches!(name.as_str(), "crate" | "self" | "super") {
             // `use serde;`: the crate itself.
-            self.push_use_bound(name_node, UseKind::ImportModule, None, Some(Binding::Import));
-            self.scopes.bind(name.as_bytes(), Binding::Import);
-            self.index.imports.push(Import { module: name, name: None, alias: None, wildcard: false, line });
+            self.b.use_bound(name_node, UseKind::ImportModule, None, Some(Binding::Import));
+            self.b.scopes.bind(name.as_bytes(), Binding::Import);
+            self.b.index.imports.push(Import { module: name, name: None, alias: None, wildcard: false, line });
             return;
         }
         let module = self.normalize(&module_path);
         if name_node.kind_id() != self.g.self_ {
-            self.push_use_bound(name_node, UseKind::Import, Some(module.clone()), Some(Binding::Import));
+            self.b.use_bound(name_node, UseKind::Import, Some(module.clone()), Some(Binding::Import));
         }
-        let bound = alias.map_or(name.clone(), |a| self.text(a));
+        let bound = alias.map_or(name.clone(), |a| self.b.text(a));
         if bound != "_" {
-            self.scopes.bind(bound.as_bytes(), Binding::Import);
+            self.b.scopes.bind(bound.as_bytes(), Binding::Import);
         }
-        let alias = alias.map(|a| self.text(a)).filter(|a| a != "_");
-        self.index.imports.push(Import { module, name: Some(name), alias, wildcard: false, line });
+        let alias = alias.map(|a| self.b.text(a)).filter(|a| a != "_");
+        self.b.index.imports.push(Import { module, name: Some(name), alias, wildcard: false, line });
     }
 
     fn use_path_segments_of(&mut self, segments: &[(Node<'t>, String)], prefix: &[String]) -> Vec<String> {
@@ -1039,7 +902,7 @@ impl<'t> Walk<'t> {
         for (node, text) in segments {
             if !matches!(text.as_str(), "crate" | "self" | "super") {
                 let qualifier = (!so_far.is_empty()).then(|| self.normalize(&so_far));
-                self.push_use_bound(*node, UseKind::ImportModule, qualifier, Some(Binding::Import));
+                self.b.use_bound(*node, UseKind::ImportModule, qualifier, Some(Binding::Import));
             }
             so_far.push(text.clone());
         }
@@ -1052,16 +915,16 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let k = path.kind_id();
         if k == g.scoped_identifier || k == g.scoped_type_identifier {
-            let mut out = match self.field(path, g.f_path) {
+            let mut out = match field(path, g.f_path) {
                 Some(p) => self.segments(p),
                 None => Vec::new(),
             };
-            if let Some(name) = self.field(path, g.f_name) {
-                out.push((name, self.text(name).trim_start_matches("r#").to_owned()));
+            if let Some(name) = field(path, g.f_name) {
+                out.push((name, self.b.text(name).trim_start_matches("r#").to_owned()));
             }
             out
         } else if k == g.generic_type || k == g.generic_type_with_turbofish {
-            self.field(path, g.f_type).map_or_else(Vec::new, |t| self.segments(t))
+            field(path, g.f_type).map_or_else(Vec::new, |t| self.segments(t))
         } else if k == g.identifier
             || k == g.type_identifier
             || k == g.crate_
@@ -1069,7 +932,7 @@ impl<'t> Walk<'t> {
             || k == g.super_
             || k == g.metavariable
         {
-            vec![(path, self.text(path).trim_start_matches("r#").to_owned())]
+            vec![(path, self.b.text(path).trim_start_matches("r#").to_owned())]
         } else {
             Vec::new()
         }
@@ -1114,13 +977,13 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let k = ty.kind_id();
         if k == g.type_identifier || k == g.primitive_type {
-            Some(self.text(ty))
+            Some(self.b.text(ty))
         } else if k == g.scoped_type_identifier {
-            self.field(ty, g.f_name).map(|n| self.text(n))
+            field(ty, g.f_name).map(|n| self.b.text(n))
         } else if k == g.generic_type {
-            self.field(ty, g.f_type).and_then(|t| self.type_name(t))
+            field(ty, g.f_type).and_then(|t| self.type_name(t))
         } else if k == g.reference_type || k == g.pointer_type {
-            self.field(ty, g.f_type).and_then(|t| self.type_name(t))
+            field(ty, g.f_type).and_then(|t| self.type_name(t))
         } else {
             None
         }
@@ -1136,31 +999,31 @@ impl<'t> Walk<'t> {
         self.nested(ty, |s| {
             let k = ty.kind_id();
             if k == g.type_identifier {
-                if s.bytes(ty) == b"Self" {
+                if s.b.bytes(ty) == b"Self" {
                     return;
                 }
-                s.push_use(ty, kind, None);
+                s.b.use_name(ty, kind, None);
             } else if k == g.scoped_type_identifier || k == g.scoped_identifier {
                 s.path(ty, kind);
             } else if k == g.generic_type {
-                if let Some(t) = s.field(ty, g.f_type) {
+                if let Some(t) = field(ty, g.f_type) {
                     s.ty_as(t, kind);
                 }
-                if let Some(arguments) = s.field(ty, g.f_type_arguments) {
+                if let Some(arguments) = field(ty, g.f_type_arguments) {
                     s.ty(arguments);
                 }
             } else if k == g.type_binding {
                 // `Item = T`: the associated type is the trait's.
-                if let Some(t) = s.field(ty, g.f_type) {
+                if let Some(t) = field(ty, g.f_type) {
                     s.ty(t);
                 }
             } else if k == g.primitive_type || k == g.lifetime || k == g.line_comment || k == g.block_comment {
             } else if k == g.identifier {
-                s.push_use(ty, UseKind::Name, None);
+                s.b.use_name(ty, UseKind::Name, None);
             } else if k == g.block || k == g.macro_invocation || k == g.string_literal {
                 s.visit(ty);
             } else {
-                for child in Self::named_children(ty) {
+                for child in named_children(ty) {
                     s.ty_as(child, kind);
                 }
             }
@@ -1175,8 +1038,8 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let k = path.kind_id();
         if k == g.identifier || k == g.type_identifier || k == g.metavariable {
-            if self.bytes(path) != b"Self" {
-                self.push_use(path, kind, None);
+            if self.b.bytes(path) != b"Self" {
+                self.b.use_name(path, kind, None);
             }
             return;
         }
@@ -1184,20 +1047,20 @@ impl<'t> Walk<'t> {
             return self.visit(path);
         }
         // Generic arguments inside the path are types.
-        let mut cursor = self.field(path, g.f_path);
+        let mut cursor = field(path, g.f_path);
         while let Some(p) = cursor {
-            if self.is(p, g.generic_type) || self.is(p, g.generic_type_with_turbofish) {
-                if let Some(arguments) = self.field(p, g.f_type_arguments) {
+            if is(p, g.generic_type) || is(p, g.generic_type_with_turbofish) {
+                if let Some(arguments) = field(p, g.f_type_arguments) {
                     self.ty(arguments);
                 }
-                cursor = self.field(p, g.f_type);
-            } else if self.is(p, g.scoped_identifier) || self.is(p, g.scoped_type_identifier) {
-                cursor = self.field(p, g.f_path);
+                cursor = field(p, g.f_type);
+            } else if is(p, g.scoped_identifier) || is(p, g.scoped_type_identifier) {
+                cursor = field(p, g.f_path);
             } else {
                 cursor = None;
             }
         }
-        if let Some(bracketed) = self.field(path, g.f_path).filter(|p| p.kind_id() == g.bracketed_type) {
+        if let Some(bracketed) = field(path, g.f_path).filter(|p| p.kind_id() == g.bracketed_type) {
             // `<T as Trait>::f`
             return self.ty(bracketed);
         }
@@ -1223,9 +1086,9 @@ impl<'t> Walk<'t> {
                 UseKind::Attribute
             };
             if i == 0 {
-                let at = self.index.uses.len();
-                self.push_use(*node, role, None);
-                if self.index.uses.len() > at {
+                let at = self.b.index.uses.len();
+                self.b.use_name(*node, role, None);
+                if self.b.index.uses.len() > at {
                     self.prelude.push((at, text.clone()));
                 }
                 continue;
@@ -1242,9 +1105,9 @@ impl<'t> Walk<'t> {
             } else {
                 None
             };
-            let at = self.index.uses.len();
-            self.push_use_bound(*node, role, Some(qualifier), head_binding);
-            if head_binding.is_none() && self.index.uses.len() > at {
+            let at = self.b.index.uses.len();
+            self.b.use_bound(*node, role, Some(qualifier), head_binding);
+            if head_binding.is_none() && self.b.index.uses.len() > at {
                 self.prelude.push((at, head.clone()));
             }
         }
@@ -1256,12 +1119,12 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let k = node.kind_id();
         if k == g.identifier || k == g.self_ || k == g.type_identifier || k == g.field_identifier {
-            return Some(self.text(node));
+            return Some(self.b.text(node));
         }
         if k == g.field_expression {
-            let value = self.dotted(self.field(node, g.f_value)?)?;
-            let field = self.field(node, g.f_field)?;
-            return Some(format!("{value}.{}", self.text(field)));
+            let value = self.dotted(field(node, g.f_value)?)?;
+            let field = field(node, g.f_field)?;
+            return Some(format!("{value}.{}", self.b.text(field)));
         }
         if k == g.scoped_identifier || k == g.scoped_type_identifier || k == g.generic_type {
             let texts: Vec<String> = self.segments(node).into_iter().map(|(_, t)| t).collect();
@@ -1278,26 +1141,25 @@ impl<'t> Walk<'t> {
 
     /// A block's statements in a scope of their own; its items are locals.
     fn block_contents(&mut self, block: Node<'t>) {
-        let scope = self.scopes.open(ScopeKind::Function);
-        let outer = self.scopes.enter(scope);
-        // Items of a block are visible in the whole block.
-        for child in Self::named_children(block) {
-            let g = self.g;
-            let k = child.kind_id();
-            if (k == g.function_item
-                || k == g.struct_item
-                || k == g.enum_item
-                || k == g.const_item
-                || k == g.static_item)
-                && let Some(name) = self.field(child, g.f_name)
-            {
-                self.bind_item(name);
+        self.in_scope(ScopeKind::Function, |s| {
+            // Items of a block are visible in the whole block.
+            for child in named_children(block) {
+                let g = s.g;
+                let k = child.kind_id();
+                if (k == g.function_item
+                    || k == g.struct_item
+                    || k == g.enum_item
+                    || k == g.const_item
+                    || k == g.static_item)
+                    && let Some(name) = field(child, g.f_name)
+                {
+                    s.bind_item(name);
+                }
             }
-        }
-        let was = std::mem::replace(&mut self.in_body, true);
-        self.items(block, None);
-        self.in_body = was;
-        self.scopes.leave(outer);
+            let was = std::mem::replace(&mut s.in_body, true);
+            s.items(block, None);
+            s.in_body = was;
+        });
     }
 
     fn visit(&mut self, node: Node<'t>) {
@@ -1308,7 +1170,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let k = node.kind_id();
         if k == g.identifier {
-            self.push_use(node, UseKind::Name, None);
+            self.b.use_name(node, UseKind::Name, None);
         } else if k == g.scoped_identifier {
             self.path(node, UseKind::Name);
         } else if k == g.type_identifier || k == g.scoped_type_identifier || k == g.generic_type {
@@ -1322,105 +1184,101 @@ impl<'t> Walk<'t> {
         } else if k == g.macro_invocation {
             self.macro_invocation(node);
         } else if k == g.let_declaration {
-            if let Some(ty) = self.field(node, g.f_type) {
+            if let Some(ty) = field(node, g.f_type) {
                 self.ty(ty);
             }
-            if let Some(value) = self.field(node, g.f_value) {
+            if let Some(value) = field(node, g.f_value) {
                 self.visit(value);
             }
-            if let Some(alternative) = self.field(node, g.f_alternative) {
+            if let Some(alternative) = field(node, g.f_alternative) {
                 self.visit(alternative);
             }
-            if let Some(pattern) = self.field(node, g.f_pattern) {
+            if let Some(pattern) = field(node, g.f_pattern) {
                 self.pattern(pattern);
             }
         } else if k == g.block {
             self.block_contents(node);
         } else if k == g.closure_expression {
-            let scope = self.scopes.open(ScopeKind::Function);
-            let outer = self.scopes.enter(scope);
-            if let Some(parameters) = self.field(node, g.f_parameters) {
-                for parameter in Self::named_children(parameters) {
-                    if self.is(parameter, g.parameter) {
-                        if let Some(ty) = self.field(parameter, g.f_type) {
-                            self.ty(ty);
+            self.in_scope(ScopeKind::Function, |s| {
+                if let Some(parameters) = field(node, g.f_parameters) {
+                    for parameter in named_children(parameters) {
+                        if is(parameter, g.parameter) {
+                            if let Some(ty) = field(parameter, g.f_type) {
+                                s.ty(ty);
+                            }
+                            if let Some(pattern) = field(parameter, g.f_pattern) {
+                                s.pattern(pattern);
+                            }
+                        } else {
+                            s.pattern(parameter);
                         }
-                        if let Some(pattern) = self.field(parameter, g.f_pattern) {
-                            self.pattern(pattern);
-                        }
-                    } else {
-                        self.pattern(parameter);
                     }
                 }
-            }
-            if let Some(ty) = self.field(node, g.f_return_type) {
-                self.ty(ty);
-            }
-            if let Some(body) = self.field(node, g.f_body) {
-                self.visit(body);
-            }
-            self.scopes.leave(outer);
+                if let Some(ty) = field(node, g.f_return_type) {
+                    s.ty(ty);
+                }
+                if let Some(body) = field(node, g.f_body) {
+                    s.visit(body);
+                }
+            });
         } else if k == g.match_arm {
-            let scope = self.scopes.open(ScopeKind::Function);
-            let outer = self.scopes.enter(scope);
-            if let Some(pattern) = self.field(node, g.f_pattern) {
-                for part in Self::named_children(pattern) {
-                    if Some(part) == self.field(pattern, g.f_condition) {
-                        continue;
+            self.in_scope(ScopeKind::Function, |s| {
+                if let Some(pattern) = field(node, g.f_pattern) {
+                    for part in named_children(pattern) {
+                        if Some(part) == field(pattern, g.f_condition) {
+                            continue;
+                        }
+                        s.pattern(part);
                     }
-                    self.pattern(part);
+                    if let Some(condition) = field(pattern, g.f_condition) {
+                        s.visit(condition);
+                    }
                 }
-                if let Some(condition) = self.field(pattern, g.f_condition) {
-                    self.visit(condition);
+                if let Some(value) = field(node, g.f_value) {
+                    s.visit(value);
                 }
-            }
-            if let Some(value) = self.field(node, g.f_value) {
-                self.visit(value);
-            }
-            self.scopes.leave(outer);
+            });
         } else if k == g.let_condition {
             // `if let P = v`: binds in the enclosing (condition's) scope, which the walk of an
             // `if`/`while` opens.
-            if let Some(value) = self.field(node, g.f_value) {
+            if let Some(value) = field(node, g.f_value) {
                 self.visit(value);
             }
-            if let Some(pattern) = self.field(node, g.f_pattern) {
+            if let Some(pattern) = field(node, g.f_pattern) {
                 self.pattern(pattern);
             }
         } else if k == g.if_expression || k == g.while_expression {
-            let scope = self.scopes.open(ScopeKind::Function);
-            let outer = self.scopes.enter(scope);
-            for child in Self::named_children(node) {
-                self.visit(child);
-            }
-            self.scopes.leave(outer);
+            self.in_scope(ScopeKind::Function, |s| {
+                for child in named_children(node) {
+                    s.visit(child);
+                }
+            });
         } else if k == g.for_expression {
-            if let Some(value) = self.field(node, g.f_value) {
+            if let Some(value) = field(node, g.f_value) {
                 self.visit(value);
             }
-            let scope = self.scopes.open(ScopeKind::Function);
-            let outer = self.scopes.enter(scope);
-            if let Some(pattern) = self.field(node, g.f_pattern) {
-                self.pattern(pattern);
-            }
-            if let Some(body) = self.field(node, g.f_body) {
-                self.visit(body);
-            }
-            self.scopes.leave(outer);
+            self.in_scope(ScopeKind::Function, |s| {
+                if let Some(pattern) = field(node, g.f_pattern) {
+                    s.pattern(pattern);
+                }
+                if let Some(body) = field(node, g.f_body) {
+                    s.visit(body);
+                }
+            });
         } else if k == g.string_literal || k == g.raw_string_literal {
             self.string(node);
         } else if k == g.type_cast_expression {
-            if let Some(value) = self.field(node, g.f_value) {
+            if let Some(value) = field(node, g.f_value) {
                 self.visit(value);
             }
-            if let Some(ty) = self.field(node, g.f_type) {
+            if let Some(ty) = field(node, g.f_type) {
                 self.ty(ty);
             }
         } else if k == g.generic_function {
-            if let Some(function) = self.field(node, g.f_function) {
+            if let Some(function) = field(node, g.f_function) {
                 self.visit(function);
             }
-            if let Some(arguments) = self.field(node, g.f_type_arguments) {
+            if let Some(arguments) = field(node, g.f_type_arguments) {
                 self.ty(arguments);
             }
         } else if k == g.line_comment || k == g.block_comment || k == g.self_ || k == g.lifetime {
@@ -1442,7 +1300,7 @@ impl<'t> Walk<'t> {
             let parent = self.module_def;
             self.item(node, None, if self.in_body { None } else { parent });
         } else {
-            for child in Self::named_children(node) {
+            for child in named_children(node) {
                 self.visit(child);
             }
         }
@@ -1451,16 +1309,16 @@ impl<'t> Walk<'t> {
     fn call(&mut self, node: Node<'t>) {
         let g = self.g;
         let mut callee_text = String::new();
-        if let Some(function) = self.field(node, g.f_function) {
-            let (function, type_arguments) = if self.is(function, g.generic_function) {
-                (self.field(function, g.f_function).unwrap_or(function), self.field(function, g.f_type_arguments))
+        if let Some(function) = field(node, g.f_function) {
+            let (function, type_arguments) = if is(function, g.generic_function) {
+                (field(function, g.f_function).unwrap_or(function), field(function, g.f_type_arguments))
             } else {
                 (function, None)
             };
-            callee_text = self.text(function);
-            if self.is(function, g.field_expression) {
+            callee_text = self.b.text(function);
+            if is(function, g.field_expression) {
                 self.member(function, UseKind::Call);
-            } else if self.is(function, g.identifier) || self.is(function, g.scoped_identifier) {
+            } else if is(function, g.identifier) || is(function, g.scoped_identifier) {
                 self.path(function, UseKind::Call);
             } else {
                 self.visit(function);
@@ -1473,7 +1331,7 @@ impl<'t> Walk<'t> {
         if errors {
             self.error_args += 1;
         }
-        if let Some(arguments) = self.field(node, g.f_arguments) {
+        if let Some(arguments) = field(node, g.f_arguments) {
             self.visit(arguments);
         }
         if errors {
@@ -1485,33 +1343,33 @@ impl<'t> Walk<'t> {
     /// chain of names; `self.m()` is a member of the type the method belongs to.
     fn member(&mut self, node: Node<'t>, kind: UseKind) {
         let g = self.g;
-        let (Some(value), Some(field)) = (self.field(node, g.f_value), self.field(node, g.f_field)) else {
+        let (Some(value), Some(field)) = (field(node, g.f_value), field(node, g.f_field)) else {
             return self.visit_children(node);
         };
-        if self.is(field, g.integer_literal) {
+        if is(field, g.integer_literal) {
             return self.visit(value);
         }
-        if self.is(value, g.self_) {
-            return self.push_use_bound(field, kind, None, Some(Binding::OwnMember));
+        if is(value, g.self_) {
+            return self.b.use_bound(field, kind, None, Some(Binding::OwnMember));
         }
         match self.dotted(value) {
             Some(chain) => {
-                if self.is(value, g.field_expression) {
+                if is(value, g.field_expression) {
                     self.member(value, UseKind::Attribute);
                 } else {
                     self.visit(value);
                 }
-                self.push_use(field, kind, Some(chain));
+                self.b.use_name(field, kind, Some(chain));
             }
             None => {
                 self.visit(value);
-                self.push_use_bound(field, kind, None, Some(Binding::Receiver));
+                self.b.use_bound(field, kind, None, Some(Binding::Receiver));
             }
         }
     }
 
     fn visit_children(&mut self, node: Node<'t>) {
-        for child in Self::named_children(node) {
+        for child in named_children(node) {
             self.visit(child);
         }
     }
@@ -1520,41 +1378,40 @@ impl<'t> Walk<'t> {
     /// argument qualified by it.
     fn struct_literal(&mut self, node: Node<'t>) {
         let g = self.g;
-        let name = self.field(node, g.f_name);
+        let name = field(node, g.f_name);
         let qualifier = name.and_then(|n| self.dotted(n)).map(|q| match &self.self_type {
             Some(ty) if q == "Self" => ty.clone(),
             _ => q,
         });
         if let Some(name) = name {
-            if self.is(name, g.generic_type_with_turbofish)
-                && let Some(arguments) = self.field(name, g.f_type_arguments)
+            if is(name, g.generic_type_with_turbofish)
+                && let Some(arguments) = field(name, g.f_type_arguments)
             {
                 self.ty(arguments);
             }
-            let path =
-                if self.is(name, g.generic_type_with_turbofish) { self.field(name, g.f_type) } else { Some(name) };
+            let path = if is(name, g.generic_type_with_turbofish) { field(name, g.f_type) } else { Some(name) };
             if let Some(path) = path
-                && self.bytes(path) != b"Self"
+                && self.b.bytes(path) != b"Self"
             {
                 self.path(path, UseKind::Instantiation);
             }
         }
-        let Some(body) = self.field(node, g.f_body) else { return };
-        for initializer in Self::named_children(body) {
-            if self.is(initializer, g.field_initializer) {
-                if let Some(field) = self.field(initializer, g.f_field)
-                    && self.is(field, g.field_identifier)
+        let Some(body) = field(node, g.f_body) else { return };
+        for initializer in named_children(body) {
+            if is(initializer, g.field_initializer) {
+                if let Some(field) = field(initializer, g.f_field)
+                    && is(field, g.field_identifier)
                 {
-                    self.push_use(field, UseKind::KeywordArgument, qualifier.clone());
+                    self.b.use_name(field, UseKind::KeywordArgument, qualifier.clone());
                 }
-                if let Some(value) = self.field(initializer, g.f_value) {
+                if let Some(value) = field(initializer, g.f_value) {
                     self.visit(value);
                 }
-            } else if self.is(initializer, g.shorthand_field_initializer) {
+            } else if is(initializer, g.shorthand_field_initializer) {
                 // `{ retries }`: the field's name, and a read of the variable.
-                if let Some(name) = Self::named_children(initializer).next() {
-                    self.push_use(name, UseKind::KeywordArgument, qualifier.clone());
-                    self.push_use(name, UseKind::Name, None);
+                if let Some(name) = named_children(initializer).next() {
+                    self.b.use_name(name, UseKind::KeywordArgument, qualifier.clone());
+                    self.b.use_name(name, UseKind::Name, None);
                 }
             } else {
                 self.visit(initializer);
@@ -1565,7 +1422,7 @@ impl<'t> Walk<'t> {
     fn macro_invocation(&mut self, node: Node<'t>) {
         let g = self.g;
         let mut name = String::new();
-        if let Some(path) = self.field(node, g.f_macro) {
+        if let Some(path) = field(node, g.f_macro) {
             name = self.segments(path).last().map(|(_, t)| t.clone()).unwrap_or_default();
             self.path(path, UseKind::Call);
         }
@@ -1573,7 +1430,7 @@ impl<'t> Walk<'t> {
         if errors {
             self.error_args += 1;
         }
-        for tree in Self::named_children(node).filter(|c| c.kind_id() == g.token_tree) {
+        for tree in named_children(node).filter(|c| c.kind_id() == g.token_tree) {
             self.token_tree(tree, None);
         }
         if errors {
@@ -1587,26 +1444,26 @@ impl<'t> Walk<'t> {
     fn token_tree(&mut self, tree: Node<'t>, literal_of: Option<String>) {
         let g = self.g;
         self.nested(tree, |s| {
-            let tokens: Vec<Node<'t>> = Self::children(tree).collect();
+            let tokens: Vec<Node<'t>> = children(tree).collect();
             // The chain of names the current token continues (`a.b`, `a::b`).
             let mut chain: Option<String> = None;
             let mut path_head: Option<String> = None;
             for (i, &token) in tokens.iter().enumerate() {
                 let k = token.kind_id();
-                let prev = i.checked_sub(1).map(|j| s.bytes(tokens[j]));
+                let prev = i.checked_sub(1).map(|j| s.b.bytes(tokens[j]));
                 let next = tokens.get(i + 1).copied();
                 if k == g.identifier || k == g.self_ || k == g.crate_ || k == g.super_ {
-                    let text = s.text(token);
+                    let text = s.b.text(token);
                     let after_dot = prev == Some(b".");
                     let after_path = prev == Some(b"::");
-                    let called = next.is_some_and(|n| s.is(n, g.token_tree) && s.bytes(n).starts_with(b"("))
-                        || next.is_some_and(|n| s.bytes(n) == b"!");
-                    let braces = next.is_some_and(|n| s.is(n, g.token_tree) && s.bytes(n).starts_with(b"{"));
+                    let called = next.is_some_and(|n| is(n, g.token_tree) && s.b.bytes(n).starts_with(b"("))
+                        || next.is_some_and(|n| s.b.bytes(n) == b"!");
+                    let braces = next.is_some_and(|n| is(n, g.token_tree) && s.b.bytes(n).starts_with(b"{"));
                     let keyword = literal_of.is_some()
                         && !after_dot
                         && !after_path
-                        && next.is_some_and(|n| s.bytes(n) == b":")
-                        && tokens.get(i + 2).is_none_or(|n| s.bytes(*n) != b":");
+                        && next.is_some_and(|n| s.b.bytes(n) == b":")
+                        && tokens.get(i + 2).is_none_or(|n| s.b.bytes(*n) != b":");
                     let kind = if called {
                         UseKind::Call
                     } else if braces && text.starts_with(char::is_uppercase) {
@@ -1617,7 +1474,7 @@ impl<'t> Walk<'t> {
                         UseKind::Name
                     };
                     if keyword {
-                        s.push_use(token, UseKind::KeywordArgument, literal_of.clone());
+                        s.b.use_name(token, UseKind::KeywordArgument, literal_of.clone());
                         chain = None;
                         continue;
                     }
@@ -1629,7 +1486,7 @@ impl<'t> Walk<'t> {
                     }
                     match (&chain, after_dot || after_path) {
                         (Some(c), true) if c == "self" && after_dot => {
-                            s.push_use_bound(token, kind, None, Some(Binding::OwnMember));
+                            s.b.use_bound(token, kind, None, Some(Binding::OwnMember));
                         }
                         (Some(c), true) => {
                             let relative = ["crate", "self", "super"].iter().any(|h| c.split('.').next() == Some(h));
@@ -1642,24 +1499,24 @@ impl<'t> Walk<'t> {
                                     "super" => "super",
                                     _ => "self",
                                 });
-                                s.push_use_bound(token, kind, Some(qualifier), Some(Binding::Import));
+                                s.b.use_bound(token, kind, Some(qualifier), Some(Binding::Import));
                             } else {
-                                let at = s.index.uses.len();
-                                s.push_use(token, kind, Some(c.clone()));
+                                let at = s.b.index.uses.len();
+                                s.b.use_name(token, kind, Some(c.clone()));
                                 if after_path
-                                    && s.index.uses.len() > at
+                                    && s.b.index.uses.len() > at
                                     && let Some(head) = &path_head
                                 {
                                     s.prelude.push((at, head.clone()));
                                 }
                             }
                         }
-                        (None, true) => s.push_use_bound(token, kind, None, Some(Binding::Receiver)),
+                        (None, true) => s.b.use_bound(token, kind, None, Some(Binding::Receiver)),
                         (_, false) => {
-                            let at = s.index.uses.len();
-                            s.push_use(token, kind, None);
-                            let is_path = next.is_some_and(|n| s.bytes(n) == b"::");
-                            if is_path && s.index.uses.len() > at {
+                            let at = s.b.index.uses.len();
+                            s.b.use_name(token, kind, None);
+                            let is_path = next.is_some_and(|n| s.b.bytes(n) == b"::");
+                            if is_path && s.b.index.uses.len() > at {
                                 s.prelude.push((at, text.clone()));
                                 path_head = Some(text.clone());
                             } else {
@@ -1669,13 +1526,13 @@ impl<'t> Walk<'t> {
                         }
                     }
                     let extended = match (&chain, after_dot || after_path) {
-                        (Some(c), true) => format!("{c}.{}", s.text(token)),
-                        _ => s.text(token),
+                        (Some(c), true) => format!("{c}.{}", s.b.text(token)),
+                        _ => s.b.text(token),
                     };
                     chain = Some(extended);
                 } else if k == g.token_tree {
                     // The braces after a type's name hold a struct literal's fields.
-                    let literal = (s.bytes(token).starts_with(b"{")
+                    let literal = (s.b.bytes(token).starts_with(b"{")
                         && prev.is_some_and(|p| p.first().is_some_and(u8::is_ascii_uppercase)))
                     .then(|| chain.clone())
                     .flatten()
@@ -1689,7 +1546,7 @@ impl<'t> Walk<'t> {
                 } else if k == g.string_literal || k == g.raw_string_literal {
                     s.string(token);
                     chain = None;
-                } else if s.bytes(token) == b"." || s.bytes(token) == b"::" {
+                } else if s.b.bytes(token) == b"." || s.b.bytes(token) == b"::" {
                     // The chain goes on.
                 } else {
                     chain = None;
@@ -1701,11 +1558,11 @@ impl<'t> Walk<'t> {
 
     fn string(&mut self, node: Node<'t>) {
         let g = self.g;
-        let value = match Self::named_children(node).find(|c| self.is(*c, g.string_content)) {
-            Some(content) => self.text(content),
+        let value = match named_children(node).find(|c| is(*c, g.string_content)) {
+            Some(content) => self.b.text(content),
             None => String::new(),
         };
-        self.index.strings.push(StringLiteral { value, span: span_of(node), error_context: self.error_args > 0 });
+        self.b.string(value, node, self.error_args > 0);
     }
 
     // ----- patterns -----
@@ -1717,42 +1574,42 @@ impl<'t> Walk<'t> {
         self.nested(pattern, |s| {
             let k = pattern.kind_id();
             if k == g.identifier {
-                let text = s.bytes(pattern);
+                let text = s.b.bytes(pattern);
                 if text.first().is_some_and(u8::is_ascii_uppercase) {
-                    s.push_use(pattern, UseKind::Name, None);
+                    s.b.use_name(pattern, UseKind::Name, None);
                 } else {
-                    s.scopes.bind(text, Binding::Local);
+                    s.b.scopes.bind(text, Binding::Local);
                 }
             } else if k == g.scoped_identifier {
                 s.path(pattern, UseKind::Name);
             } else if k == g.tuple_struct_pattern {
-                if let Some(ty) = s.field(pattern, g.f_type) {
+                if let Some(ty) = field(pattern, g.f_type) {
                     s.path(ty, UseKind::Name);
                 }
-                for child in Self::named_children(pattern) {
-                    if Some(child) != s.field(pattern, g.f_type) {
+                for child in named_children(pattern) {
+                    if Some(child) != field(pattern, g.f_type) {
                         s.pattern(child);
                     }
                 }
             } else if k == g.struct_pattern {
-                let ty = s.field(pattern, g.f_type);
+                let ty = field(pattern, g.f_type);
                 let qualifier = ty.and_then(|t| s.dotted(t));
                 if let Some(ty) = ty {
                     s.path(ty, UseKind::Name);
                 }
-                for child in Self::named_children(pattern) {
+                for child in named_children(pattern) {
                     if Some(child) == ty {
                         continue;
                     }
-                    if s.is(child, g.field_pattern) {
-                        let name = s.field(child, g.f_name);
+                    if is(child, g.field_pattern) {
+                        let name = field(child, g.f_name);
                         if let Some(name) = name {
-                            s.push_use(name, UseKind::KeywordArgument, qualifier.clone());
-                            if s.is(name, g.shorthand_field_identifier) {
-                                s.scopes.bind(s.bytes(name), Binding::Local);
+                            s.b.use_name(name, UseKind::KeywordArgument, qualifier.clone());
+                            if is(name, g.shorthand_field_identifier) {
+                                s.b.bind(name, Binding::Local);
                             }
                         }
-                        if let Some(p) = s.field(child, g.f_pattern) {
+                        if let Some(p) = field(child, g.f_pattern) {
                             s.pattern(p);
                         }
                     } else {
@@ -1761,7 +1618,7 @@ impl<'t> Walk<'t> {
                 }
             } else if k == g.captured_pattern {
                 // `name @ pattern`
-                for child in Self::named_children(pattern) {
+                for child in named_children(pattern) {
                     s.pattern(child);
                 }
             } else if k == g.string_literal || k == g.raw_string_literal {
@@ -1769,7 +1626,7 @@ impl<'t> Walk<'t> {
             } else if k == g.range_pattern || k == g.macro_invocation || k == g.block {
                 s.visit(pattern);
             } else {
-                for child in Self::named_children(pattern) {
+                for child in named_children(pattern) {
                     s.pattern(child);
                 }
             }
@@ -1777,142 +1634,121 @@ impl<'t> Walk<'t> {
     }
 }
 
-/// Numeric kind and field ids of tree-sitter-rust, resolved once per process.
-macro_rules! grammar {
-    (kinds { $($kind:ident = $kname:literal),* $(,)? } fields { $($field:ident = $fname:literal),* $(,)? }) => {
-        struct Grammar {
-            $($kind: u16,)*
-            $($field: u16,)*
+hintlens_tree::grammar_ids! {
+    /// Numeric kind and field ids of tree-sitter-rust, resolved once per process.
+    struct Grammar {
+        kinds {
+            identifier = "identifier",
+            type_identifier = "type_identifier",
+            field_identifier = "field_identifier",
+            shorthand_field_identifier = "shorthand_field_identifier",
+            primitive_type = "primitive_type",
+            metavariable = "metavariable",
+            crate_ = "crate",
+            self_ = "self",
+            super_ = "super",
+            line_comment = "line_comment",
+            block_comment = "block_comment",
+            attribute_item = "attribute_item",
+            inner_attribute_item = "inner_attribute_item",
+            attribute = "attribute",
+            function_item = "function_item",
+            function_signature_item = "function_signature_item",
+            struct_item = "struct_item",
+            union_item = "union_item",
+            enum_item = "enum_item",
+            enum_variant = "enum_variant",
+            trait_item = "trait_item",
+            impl_item = "impl_item",
+            const_item = "const_item",
+            static_item = "static_item",
+            type_item = "type_item",
+            associated_type = "associated_type",
+            macro_definition = "macro_definition",
+            macro_rule = "macro_rule",
+            macro_invocation = "macro_invocation",
+            mod_item = "mod_item",
+            foreign_mod_item = "foreign_mod_item",
+            use_declaration = "use_declaration",
+            use_list = "use_list",
+            scoped_use_list = "scoped_use_list",
+            use_wildcard = "use_wildcard",
+            use_as_clause = "use_as_clause",
+            extern_crate_declaration = "extern_crate_declaration",
+            scoped_identifier = "scoped_identifier",
+            scoped_type_identifier = "scoped_type_identifier",
+            generic_type = "generic_type",
+            generic_type_with_turbofish = "generic_type_with_turbofish",
+            generic_function = "generic_function",
+            bracketed_type = "bracketed_type",
+            reference_type = "reference_type",
+            pointer_type = "pointer_type",
+            type_binding = "type_binding",
+            lifetime = "lifetime",
+            lifetime_parameter = "lifetime_parameter",
+            type_parameter = "type_parameter",
+            const_parameter = "const_parameter",
+            where_clause = "where_clause",
+            visibility_modifier = "visibility_modifier",
+            field_declaration_list = "field_declaration_list",
+            field_declaration = "field_declaration",
+            parameter = "parameter",
+            self_parameter = "self_parameter",
+            variadic_parameter = "variadic_parameter",
+            block = "block",
+            call_expression = "call_expression",
+            field_expression = "field_expression",
+            struct_expression = "struct_expression",
+            field_initializer = "field_initializer",
+            shorthand_field_initializer = "shorthand_field_initializer",
+            let_declaration = "let_declaration",
+            let_condition = "let_condition",
+            closure_expression = "closure_expression",
+            match_arm = "match_arm",
+            if_expression = "if_expression",
+            while_expression = "while_expression",
+            for_expression = "for_expression",
+            type_cast_expression = "type_cast_expression",
+            integer_literal = "integer_literal",
+            string_literal = "string_literal",
+            raw_string_literal = "raw_string_literal",
+            string_content = "string_content",
+            token_tree = "token_tree",
+            tuple_struct_pattern = "tuple_struct_pattern",
+            struct_pattern = "struct_pattern",
+            field_pattern = "field_pattern",
+            captured_pattern = "captured_pattern",
+            range_pattern = "range_pattern",
         }
-
-        fn grammar() -> &'static Grammar {
-            static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
-            GRAMMAR.get_or_init(|| {
-                let language: Language = tree_sitter_rust::LANGUAGE.into();
-                let kind = |name: &str| {
-                    let id = language.id_for_node_kind(name, true);
-                    assert_ne!(id, 0, "tree-sitter-rust has no node kind `{name}`");
-                    id
-                };
-                let field = |name: &str| {
-                    language
-                        .field_id_for_name(name)
-                        .map(std::num::NonZeroU16::get)
-                        .unwrap_or_else(|| panic!("tree-sitter-rust has no field `{name}`"))
-                };
-                Grammar { $($kind: kind($kname),)* $($field: field($fname),)* }
-            })
+        fields {
+            f_name = "name",
+            f_body = "body",
+            f_type = "type",
+            f_trait = "trait",
+            f_value = "value",
+            f_field = "field",
+            f_function = "function",
+            f_arguments = "arguments",
+            f_parameters = "parameters",
+            f_type_parameters = "type_parameters",
+            f_type_arguments = "type_arguments",
+            f_return_type = "return_type",
+            f_pattern = "pattern",
+            f_alternative = "alternative",
+            f_condition = "condition",
+            f_path = "path",
+            f_list = "list",
+            f_alias = "alias",
+            f_argument = "argument",
+            f_macro = "macro",
+            f_bounds = "bounds",
+            f_right = "right",
+            f_outer = "outer",
         }
-    };
+    }
 }
 
-grammar! {
-    kinds {
-        identifier = "identifier",
-        type_identifier = "type_identifier",
-        field_identifier = "field_identifier",
-        shorthand_field_identifier = "shorthand_field_identifier",
-        primitive_type = "primitive_type",
-        metavariable = "metavariable",
-        crate_ = "crate",
-        self_ = "self",
-        super_ = "super",
-        line_comment = "line_comment",
-        block_comment = "block_comment",
-        attribute_item = "attribute_item",
-        inner_attribute_item = "inner_attribute_item",
-        attribute = "attribute",
-        function_item = "function_item",
-        function_signature_item = "function_signature_item",
-        struct_item = "struct_item",
-        union_item = "union_item",
-        enum_item = "enum_item",
-        enum_variant = "enum_variant",
-        trait_item = "trait_item",
-        impl_item = "impl_item",
-        const_item = "const_item",
-        static_item = "static_item",
-        type_item = "type_item",
-        associated_type = "associated_type",
-        macro_definition = "macro_definition",
-        macro_rule = "macro_rule",
-        macro_invocation = "macro_invocation",
-        mod_item = "mod_item",
-        foreign_mod_item = "foreign_mod_item",
-        use_declaration = "use_declaration",
-        use_list = "use_list",
-        scoped_use_list = "scoped_use_list",
-        use_wildcard = "use_wildcard",
-        use_as_clause = "use_as_clause",
-        extern_crate_declaration = "extern_crate_declaration",
-        scoped_identifier = "scoped_identifier",
-        scoped_type_identifier = "scoped_type_identifier",
-        generic_type = "generic_type",
-        generic_type_with_turbofish = "generic_type_with_turbofish",
-        generic_function = "generic_function",
-        bracketed_type = "bracketed_type",
-        reference_type = "reference_type",
-        pointer_type = "pointer_type",
-        type_binding = "type_binding",
-        lifetime = "lifetime",
-        lifetime_parameter = "lifetime_parameter",
-        type_parameter = "type_parameter",
-        const_parameter = "const_parameter",
-        where_clause = "where_clause",
-        visibility_modifier = "visibility_modifier",
-        field_declaration_list = "field_declaration_list",
-        field_declaration = "field_declaration",
-        parameter = "parameter",
-        self_parameter = "self_parameter",
-        variadic_parameter = "variadic_parameter",
-        block = "block",
-        call_expression = "call_expression",
-        field_expression = "field_expression",
-        struct_expression = "struct_expression",
-        field_initializer = "field_initializer",
-        shorthand_field_initializer = "shorthand_field_initializer",
-        let_declaration = "let_declaration",
-        let_condition = "let_condition",
-        closure_expression = "closure_expression",
-        match_arm = "match_arm",
-        if_expression = "if_expression",
-        while_expression = "while_expression",
-        for_expression = "for_expression",
-        type_cast_expression = "type_cast_expression",
-        integer_literal = "integer_literal",
-        string_literal = "string_literal",
-        raw_string_literal = "raw_string_literal",
-        string_content = "string_content",
-        token_tree = "token_tree",
-        tuple_struct_pattern = "tuple_struct_pattern",
-        struct_pattern = "struct_pattern",
-        field_pattern = "field_pattern",
-        captured_pattern = "captured_pattern",
-        range_pattern = "range_pattern",
-    }
-    fields {
-        f_name = "name",
-        f_body = "body",
-        f_type = "type",
-        f_trait = "trait",
-        f_value = "value",
-        f_field = "field",
-        f_function = "function",
-        f_arguments = "arguments",
-        f_parameters = "parameters",
-        f_type_parameters = "type_parameters",
-        f_type_arguments = "type_arguments",
-        f_return_type = "return_type",
-        f_pattern = "pattern",
-        f_alternative = "alternative",
-        f_condition = "condition",
-        f_path = "path",
-        f_list = "list",
-        f_alias = "alias",
-        f_argument = "argument",
-        f_macro = "macro",
-        f_bounds = "bounds",
-        f_right = "right",
-        f_outer = "outer",
-    }
+fn grammar() -> &'static Grammar {
+    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
+    GRAMMAR.get_or_init(|| Grammar::resolve(&Ids::new(&tree_sitter_rust::LANGUAGE.into(), "tree-sitter-rust")))
 }

@@ -1,22 +1,11 @@
 //! What one Rust file defines and uses, as snapshots of the index's dump.
 
 use hintlens_rust::Rust;
-use hintlens_syntax::Frontend;
-
-macro_rules! check {
-    ($name:ident, $src:expr) => {
-        #[test]
-        fn $name() {
-            let src: &str = $src;
-            insta::with_settings!({ description => src, omit_expression => true }, {
-                insta::assert_snapshot!(Rust.extract(src.as_bytes()).dump());
-            });
-        }
-    };
-}
+use hintlens_tree::check_extraction as check;
 
 check!(
     items_and_members,
+    Rust,
     r#"//! A stack.
 use std::fmt;
 use crate::util::{self, Id as Ident};
@@ -94,6 +83,7 @@ mod other;
 
 check!(
     unit_tests_in_a_source_file,
+    Rust,
     r#"pub fn double(x: u32) -> u32 {
     x * 2
 }
@@ -131,6 +121,7 @@ mod tests {
 
 check!(
     integration_test_through_the_crate,
+    Rust,
     r#"use clap::{Arg, Command};
 use std::collections::HashMap;
 
@@ -152,10 +143,11 @@ fn builds() {
 "#
 );
 
-check!(syntax_errors_keep_the_readable_parts, "pub fn ok() {}\n\nfn broken( {\n\npub struct After { a: u8 }\n");
+check!(syntax_errors_keep_the_readable_parts, Rust, "pub fn ok() {}\n\nfn broken( {\n\npub struct After { a: u8 }\n");
 
 check!(
     uniform_paths_start_at_the_module,
+    Rust,
     r#"mod action;
 pub use action::ArgAction;
 use Shape::*;

@@ -862,17 +862,30 @@ pub fn comment_text(comment: &str) -> String {
 }
 
 /// Collapses runs of whitespace (including newlines) into single spaces: signatures are shown
-/// on one line whatever their layout in the source.
+/// on one line whatever their layout in the source. No space is kept after an opening bracket
+/// or before a closing one or a comma (`( a, b )` → `(a, b)`): a line break there is layout, not
+/// content.
+///
+/// Every signature of every definition goes through here, so it takes one pass and one
+/// allocation, and a text already flat (most signatures are written on one line) is copied as
+/// it is.
 pub fn flatten_whitespace(text: &str) -> String {
+    let text = text.trim();
+    let bytes = text.as_bytes();
+    let flat = bytes.iter().all(|&b| b.is_ascii() && (b == b' ' || !b.is_ascii_whitespace()))
+        && !bytes.windows(2).any(|w| matches!(w, [b' ', b' ' | b')' | b']' | b','] | [b'(' | b'[', b' ']));
+    if flat {
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
-        if !out.is_empty() {
+        let glued = out.ends_with(['(', '[']) || word.starts_with([')', ']', ',']);
+        if !out.is_empty() && !glued {
             out.push(' ');
         }
         out.push_str(word);
     }
-    // `( a, b )` → `(a, b)`: a line break after an opening bracket is layout, not content.
-    out.replace("( ", "(").replace(" )", ")").replace("[ ", "[").replace(" ]", "]").replace(" ,", ",")
+    out
 }
 
 #[cfg(test)]
@@ -953,6 +966,41 @@ mod tests {
     #[test]
     fn flatten_whitespace_joins_multiline_signatures() {
         assert_eq!(flatten_whitespace("def f(\n    a,\n    b: int = 3,\n) -> str"), "def f(a, b: int = 3,) -> str");
+    }
+
+    /// The rule as first written: words joined by one space, then the spaces next to brackets
+    /// and before commas taken out. The one-pass version must agree with it everywhere.
+    #[test]
+    fn flatten_whitespace_agrees_with_its_definition() {
+        let definition = |text: &str| {
+            let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            joined.replace("( ", "(").replace(" )", ")").replace("[ ", "[").replace(" ]", "]").replace(" ,", ",")
+        };
+        for text in [
+            "",
+            "self",
+            "def f(\n    a,\n    b: int = 3,\n) -> str",
+            "class A( B ,C )",
+            "x: dict[ str , list[ int ] ]",
+            "f( ( a ) , [ b ] )",
+            "  leading\tand\r\ntrailing  ",
+            "a\u{a0}b\u{2003}c",
+            "( )",
+            "[ , ]",
+            "public void f(int a)",
+            "  public void f(int a) ",
+            "void f( int a )",
+            "void f(int a ,int b)",
+            "int  x",
+            "List<String>\n  names()",
+            "a\tb",
+            "int[ ] a",
+            "caf\u{e9}\u{a0}x",
+            "a ( ] ,",
+            "x( y",
+        ] {
+            assert_eq!(flatten_whitespace(text), definition(text), "{text:?}");
+        }
     }
 
     #[test]

@@ -1,16 +1,42 @@
-//! What every tree-sitter frontend needs alike, in one place: parsing (from an earlier
-//! version's tree when there is one), the [`Span`] of a node and the syntax errors of a tree,
-//! so that all languages parse, report positions and report errors the same way.
+//! The frontend toolkit: what every tree-sitter frontend needs alike, in one place, so that a
+//! frontend says only what its language's node kinds mean.
+//!
+//! - Parsing ([`parse`], [`extract_reusing`]): from an earlier version's tree when there is
+//!   one, the whole file whatever bytes it holds.
+//! - Recording ([`Builder`]): the index being built with its source and lexical scopes —
+//!   definitions, uses bound or looked up, strings, doc comments, text and spans of nodes.
+//! - Walking ([`TreeWalk`], [`preorder`], [`named_children`]): depth-bounded recursion, scopes
+//!   around a subtree, iterative traversal, children at the same cost whatever the tree's shape.
+//! - Grammars ([`Ids`], [`KindTable`]): kind and field ids resolved once by name.
+//! - Positions and errors ([`span_of`], [`syntax_errors`]): the same for every language.
+//!
+//! The rule: frontends interpret node kinds; the toolkit records.
+
+mod builder;
+mod grammar;
+#[doc(hidden)]
+pub mod testing;
+mod walk;
+
+pub use builder::{Builder, Conventions, Link};
+pub use grammar::{Ids, KindTable};
+pub use walk::{Children, TreeWalk, children, children_of, field, fields, is, named_children, preorder};
 
 use hintlens_syntax::reuse::{Earlier, Parse, TextEdit};
 use hintlens_syntax::{FileIndex, Span, SyntaxError, span};
+use std::borrow::Cow;
 use tree_sitter::{InputEdit, Language, Node, Parser, Point, Tree};
 
 /// Parses `text` with `language`. Given the tree of an earlier version of the file and the
 /// edits from that version to `text`, tree-sitter re-reads only the edited stretches and
 /// builds the same tree a fresh parse would. `None` only if tree-sitter gives up, which it
 /// does not without a timeout or cancellation.
+///
+/// The whole text is read: tree-sitter's lexers take a NUL byte for the end of the input, so
+/// NUL bytes are parsed as spaces (offsets and positions unchanged) and reported by
+/// [`extract_reusing`] as syntax errors ([`nul_errors`]).
 pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Option<Tree> {
+    let text = without_nul(text);
     let old = earlier.and_then(|Earlier { parse, edits }| {
         let mut tree = parse.into_inner::<Tree>()?;
         // A tree of another grammar (a file that changed language) is no start.
@@ -30,7 +56,7 @@ pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Opti
     }
     let run = |parser: &mut Parser| {
         parser.set_language(language).ok()?;
-        let tree = parser.parse(text, old.as_ref());
+        let tree = parser.parse(&text, old.as_ref());
         if tree.is_none() {
             // A parse given up leaves its state behind; the next one starts clean.
             parser.reset();
@@ -54,9 +80,70 @@ pub fn extract_reusing(
     walk: impl FnOnce(&Tree) -> FileIndex,
 ) -> (FileIndex, Option<Parse>) {
     match parse(language, text, earlier) {
-        Some(tree) => (walk(&tree), Some(Parse::new(tree))),
+        Some(tree) => {
+            let mut index = walk(&tree);
+            index.errors.extend(nul_errors(text));
+            (index, Some(Parse::new(tree)))
+        }
         None => (FileIndex::default(), None),
     }
+}
+
+/// What a frontend's `bare_parse` is: [`parse`] and nothing else, returning a number derived
+/// from the tree so that the parse cannot be optimised away.
+pub fn bare_parse(language: &Language, text: &[u8]) -> usize {
+    parse(language, text, None).map_or(0, |tree| tree.root_node().child_count() as usize)
+}
+
+/// A string literal's content: the text between its quotes (any of `quotes`, which need not
+/// match: a literal cut short by a syntax error keeps what it has), escapes left as written.
+pub fn unquote(literal: &[u8], quotes: &[char]) -> String {
+    let text = String::from_utf8_lossy(literal);
+    let inner = text.strip_prefix(quotes).unwrap_or(&text);
+    let inner = inner.strip_suffix(quotes).unwrap_or(inner);
+    inner.to_owned()
+}
+
+/// `text` with every NUL byte a space: what tree-sitter reads to the end.
+fn without_nul(text: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memchr(0, text).is_none() {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.iter().map(|&b| if b == 0 { b' ' } else { b }).collect())
+}
+
+/// Reported NUL runs past this many are counted in the last error rather than listed.
+const MAX_NUL_ERRORS: usize = 16;
+
+/// One syntax error for each run of NUL bytes in `text` (no language allows them in source;
+/// [`parse`] reads each as a space so that what follows is read too).
+pub fn nul_errors(text: &[u8]) -> Vec<SyntaxError> {
+    let mut errors = Vec::new();
+    let mut runs = memchr::memchr_iter(0, text).peekable();
+    let mut position = (0usize, 0usize, 0usize); // byte, line, column of `position.0`
+    let mut more = 0usize;
+    while let Some(start) = runs.next() {
+        let mut end = start + 1;
+        while runs.next_if_eq(&end).is_some() {
+            end += 1;
+        }
+        if errors.len() == MAX_NUL_ERRORS {
+            more += 1;
+            continue;
+        }
+        let span = hintlens_syntax::span_within(text, position, start, end);
+        position = (end, span.end.line as usize, span.end.column as usize);
+        let n = end - start;
+        let message =
+            if n == 1 { "NUL byte, read as a space".to_owned() } else { format!("{n} NUL bytes, read as spaces") };
+        errors.push(SyntaxError { span, message });
+    }
+    if more > 0
+        && let Some(last) = errors.last_mut()
+    {
+        last.message.push_str(&format!(" ({more} more runs of NUL bytes after it)"));
+    }
+    errors
 }
 
 fn input_edit(e: &TextEdit) -> InputEdit {
@@ -77,6 +164,18 @@ pub fn span_of(node: Node) -> Span {
     span(node.start_byte(), node.end_byte(), (start.row, start.column), (end.row, end.column))
 }
 
+/// What is wrong with `node` itself, if it is an error or a missing node (not its children).
+pub fn syntax_error(node: Node) -> Option<SyntaxError> {
+    let message = if node.is_error() {
+        "syntax error".to_owned()
+    } else if node.is_missing() {
+        if node.is_named() { format!("missing {}", node.kind()) } else { format!("missing `{}`", node.kind()) }
+    } else {
+        return None;
+    };
+    Some(SyntaxError { span: span_of(node), message })
+}
+
 /// Every error and missing node of the tree under `root`, outermost first: what the parser
 /// could not read, which the rest of the file's index was recovered around.
 pub fn syntax_errors(root: Node) -> Vec<SyntaxError> {
@@ -87,20 +186,9 @@ pub fn syntax_errors(root: Node) -> Vec<SyntaxError> {
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
-        let message = if node.is_error() {
-            Some("syntax error".to_owned())
-        } else if node.is_missing() {
-            Some(if node.is_named() {
-                format!("missing {}", node.kind())
-            } else {
-                format!("missing `{}`", node.kind())
-            })
-        } else {
-            None
-        };
-        let descend = match message {
-            Some(message) => {
-                errors.push(SyntaxError { span: span_of(node), message });
+        let descend = match syntax_error(node) {
+            Some(error) => {
+                errors.push(error);
                 false
             }
             None => node.has_error(),

@@ -35,7 +35,7 @@ mod walk;
 
 use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, ModuleDefinition};
-use tree_sitter::{Language, Tree};
+use tree_sitter::Language;
 
 /// Which grammar a file is parsed with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -232,13 +232,8 @@ impl Frontend for Script {
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {
-        parse(self.dialect, text).map_or(0, |tree| tree.root_node().child_count() as usize)
+        hintlens_tree::bare_parse(&self.dialect.language(), text)
     }
-}
-
-/// Parses `text` with the dialect's grammar and nothing more.
-pub fn parse(dialect: Dialect, text: &[u8]) -> Option<Tree> {
-    hintlens_tree::parse(&dialect.language(), text, None)
 }
 
 #[cfg(test)]

@@ -4,16 +4,11 @@
 //! exhaust the stack.
 
 use crate::grammar::Grammar;
-use hintlens_syntax::scope::{ScopeKind, Scopes};
-use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Import, StringLiteral, Use, UseKind, comment_text,
-    flatten_whitespace, quoted_path_components, span_within,
-};
-use hintlens_tree::span_of;
+use hintlens_syntax::scope::ScopeKind;
+use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, quoted_path_components};
+use hintlens_tree::{Builder, Conventions, Link, TreeWalk, children_of, field, is, named_children, unquote};
 use std::collections::HashSet;
-use tree_sitter::{Node, Tree, TreeCursor};
-
-const MAX_DEPTH: u32 = 256;
+use tree_sitter::{Node, Tree};
 
 /// Longest chain of names read as a qualifier (`a.b.….z`); longer ones are no chain of names.
 const MAX_CHAIN: usize = 64;
@@ -21,17 +16,13 @@ const MAX_CHAIN: usize = 64;
 /// Deepest type argument a callable's keyword type is looked for in (`React.FC<Props>`).
 const MAX_TYPE_NESTING: usize = 8;
 
-/// Children past this many are read with a cursor rather than by index (see [`Children`]).
-const INDEXED_CHILDREN: u32 = 16;
-
 pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex {
     let root = tree.root_node();
+    let conventions =
+        Conventions { quoted_definitions: true, keyword_members: Some(DefKind::Property), ..Conventions::default() };
     let mut walk = Walk {
         g,
-        src,
-        index: FileIndex::default(),
-        scopes: Scopes::new(),
-        depth: 0,
+        b: Builder::new(src, conventions).flat(&[g.identifier, g.property_identifier], &[g.comment, g.string]),
         module_level: true,
         api_body: false,
         api_next: false,
@@ -43,18 +34,12 @@ pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex
     };
     walk.exported_names(root);
     walk.statements(root, None);
-    walk.index.errors = hintlens_tree::syntax_errors(root);
-    let Walk { mut index, scopes, .. } = walk;
-    scopes.finish(&mut index.uses);
-    index
+    walk.b.finish(root)
 }
 
 struct Walk<'t> {
     g: &'static Grammar,
-    src: &'t [u8],
-    index: FileIndex,
-    scopes: Scopes,
-    depth: u32,
+    b: Builder<'t>,
     /// At the module's top level (or a namespace's): declarations are definitions.
     module_level: bool,
     /// In the body of the function `module.exports` is (`module.exports = function (User) {…}`):
@@ -77,203 +62,36 @@ struct Walk<'t> {
     fields_seen: HashSet<(DefId, String)>,
 }
 
+impl<'t> TreeWalk<'t> for Walk<'t> {
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
+    }
+}
+
 impl<'t> Walk<'t> {
-    // ----- plumbing -----
-
-    fn bytes(&self, node: Node) -> &'t [u8] {
-        self.src.get(node.byte_range()).unwrap_or_default()
-    }
-
-    fn text(&self, node: Node) -> String {
-        String::from_utf8_lossy(self.bytes(node)).into_owned()
-    }
-
-    fn field(&self, node: Node<'t>, id: u16) -> Option<Node<'t>> {
-        if id == 0 { None } else { node.child_by_field_id(id) }
-    }
-
-    fn named_children(node: Node<'t>) -> Children<'t> {
-        Children::of(node)
-    }
-
-    /// The named children of the given kind.
-    fn children_of(node: Node<'t>, kind: u16) -> impl Iterator<Item = Node<'t>> {
-        Self::named_children(node).filter(move |c| kind != 0 && c.kind_id() == kind)
-    }
-
-    /// The named children of any other kind.
-    fn children_not(node: Node<'t>, kind: u16) -> impl Iterator<Item = Node<'t>> {
-        Self::named_children(node).filter(move |c| kind == 0 || c.kind_id() != kind)
-    }
-
-    fn is(&self, node: Node, kind: u16) -> bool {
-        kind != 0 && node.kind_id() == kind
-    }
-
-    fn nested(&mut self, node: Node<'t>, f: impl FnOnce(&mut Self)) {
-        if self.depth >= MAX_DEPTH {
-            self.flat(node);
-            return;
-        }
-        self.depth += 1;
-        f(self);
-        self.depth -= 1;
-    }
-
-    /// Past the depth limit: identifiers are plain uses, iteratively.
-    fn flat(&mut self, node: Node<'t>) {
-        let mut cursor = node.walk();
-        loop {
-            let current = cursor.node();
-            if self.is(current, self.g.identifier) || self.is(current, self.g.property_identifier) {
-                self.push_use(current, UseKind::Name, None);
-            }
-            let skip = self.is(current, self.g.comment) || self.is(current, self.g.string);
-            if !skip && cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
-        }
-    }
-
-    fn push_use(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>) {
-        self.push_use_bound(name, kind, qualifier, None);
-    }
-
-    fn push_use_bound(&mut self, name: Node<'t>, kind: UseKind, qualifier: Option<String>, binding: Option<Binding>) {
-        if name.is_missing() || name.start_byte() == name.end_byte() {
-            return;
-        }
-        let at = self.index.uses.len();
-        let binding = match binding {
-            Some(binding) => binding,
-            None => {
-                let head = match &qualifier {
-                    Some(q) => Some(q.split('.').next().unwrap_or(q).as_bytes()),
-                    None if kind == UseKind::KeywordArgument => None,
-                    None => Some(self.bytes(name)),
-                };
-                if let Some(head) = head {
-                    self.scopes.record(at, head);
-                }
-                Binding::Free
-            }
-        };
-        self.index.uses.push(Use { name: self.text(name), kind, span: span_of(name), qualifier, binding });
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn define(
-        &mut self,
-        name: Node<'t>,
-        local_name: String,
-        kind: DefKind,
-        whole: Node<'t>,
-        signature: String,
-        parent: Option<DefId>,
-        doc: Option<String>,
-    ) -> DefId {
-        let id = self.index.definitions.len() as DefId;
-        self.index.definitions.push(Definition {
-            name: member_name(&self.text(name)),
-            local_name,
-            kind,
-            span: span_of(whole),
-            name_span: span_of(name),
-            signature,
-            doc,
-            parent,
-            constructor_keyword: kind == DefKind::Property,
-            keywords_from: Vec::new(),
-        });
-        id
-    }
-
-    fn local_name(&self, parent: Option<DefId>, name: &str) -> String {
-        match parent {
-            Some(p) => format!("{}.{name}", self.index.definition(p).local_name),
-            None => name.to_owned(),
-        }
-    }
-
-    fn flat_text(&self, from: usize, to: usize) -> String {
-        flatten_whitespace(&String::from_utf8_lossy(self.src.get(from..to.max(from)).unwrap_or_default()))
-    }
-
-    /// The declaration's text from its start through the last of `fields` present (the body
-    /// left out), on one line.
-    fn header(&self, node: Node<'t>, fields: &[u16]) -> String {
-        let end = fields.iter().find_map(|&f| self.field(node, f)).map_or(node.end_byte(), |n| n.end_byte());
-        self.flat_text(node.start_byte(), end)
-    }
-
     /// The dotted text of a chain of names (`User`, `this.client`, `module.exports`), `None`
     /// for other expressions and for chains longer than [`MAX_CHAIN`]. Iterative: a chain can
     /// be as long as the file.
     fn dotted(&self, node: Node<'t>) -> Option<String> {
         let g = self.g;
-        let mut parts: Vec<Node<'t>> = Vec::new();
-        let mut n = node;
-        loop {
-            if self.is(n, g.identifier) || self.is(n, g.this) || self.is(n, g.property_identifier) {
-                parts.push(n);
-                break;
-            }
-            let (next, last) = if self.is(n, g.member_expression) {
-                (self.field(n, g.f_object)?, self.field(n, g.f_property)?)
-            } else if self.is(n, g.nested_type_identifier) {
-                (self.field(n, g.f_module)?, self.field(n, g.f_name)?)
+        self.b.dotted(node, MAX_CHAIN, |n| {
+            if is(n, g.identifier) || is(n, g.this) || is(n, g.property_identifier) {
+                Link::Head
+            } else if is(n, g.member_expression) {
+                Link::Member { object: field(n, g.f_object), name: field(n, g.f_property) }
+            } else if is(n, g.nested_type_identifier) {
+                Link::Member { object: field(n, g.f_module), name: field(n, g.f_name) }
             } else {
-                return None;
-            };
-            parts.push(last);
-            if parts.len() > MAX_CHAIN {
-                return None;
+                Link::Other
             }
-            n = next;
-        }
-        let mut out = String::new();
-        for (i, part) in parts.iter().rev().enumerate() {
-            if i > 0 {
-                out.push('.');
-            }
-            out.push_str(&String::from_utf8_lossy(self.bytes(*part)));
-        }
-        Some(out)
-    }
-
-    /// The doc comment (`/** … */` or `//` lines) right above `node` among `comments`.
-    fn doc(&self, comments: &[Node<'t>], node: Node<'t>) -> Option<String> {
-        let mut lines: Vec<String> = Vec::new();
-        let mut next_row = node.start_position().row;
-        for comment in comments.iter().rev() {
-            if comment.end_position().row + 1 != next_row {
-                break;
-            }
-            next_row = comment.start_position().row;
-            lines.push(comment_text(&self.text(*comment)));
-        }
-        lines.reverse();
-        let doc = lines.join("\n").trim().to_owned();
-        (!doc.is_empty()).then_some(doc)
+        })
     }
 
     // ----- statements -----
 
     /// The statements of a program, namespace or block, each with the comment above it.
     fn statements(&mut self, node: Node<'t>, parent: Option<DefId>) {
-        let mut comments: Vec<Node<'t>> = Vec::new();
-        for child in Self::named_children(node) {
-            if self.is(child, self.g.comment) {
-                comments.push(child);
-                continue;
-            }
-            let doc = self.doc(&comments, child);
-            comments.clear();
+        for (child, doc) in self.b.documented(named_children(node), self.g.comment) {
             self.statement(child, doc, parent);
         }
     }
@@ -318,66 +136,65 @@ impl<'t> Walk<'t> {
             g.variable_declaration,
         ]
         .iter()
-        .any(|&kind| self.is(node, kind))
+        .any(|&kind| is(node, kind))
     }
 
     fn declaration(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
         let k = node.kind_id();
         if k == g.function_declaration || k == g.generator_function_declaration || k == g.function_signature {
-            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
-            self.scopes.bind(self.bytes(name), Binding::Definition);
-            let signature = self.header(node, &[g.f_return_type, g.f_parameters]);
-            let local = self.local_name(parent, &self.text(name));
-            let id = self.define(name, local, DefKind::Function, node, signature, parent, doc);
+            let Some(name) = field(node, g.f_name) else { return self.visit(node) };
+            self.b.bind(name, Binding::Definition);
+            let signature = self.b.header(node, &[g.f_return_type, g.f_parameters]);
+            let local = self.b.local_name(parent, &self.b.text(name));
+            let id = self.b.define(name, local, DefKind::Function, node, signature, parent, doc);
             self.add_keywords_from(id, self.keywords_of_callable(node));
             self.callable_of(node, id);
         } else if k == g.class_declaration || k == g.abstract_class_declaration {
             self.class(node, doc, parent);
         } else if k == g.interface_declaration {
-            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
-            self.scopes.bind(self.bytes(name), Binding::Definition);
-            let signature = self
-                .flat_text(node.start_byte(), self.field(node, g.f_body).map_or(node.end_byte(), |b| b.start_byte()));
-            let local = self.local_name(parent, &self.text(name));
-            let id = self.define(name, local, DefKind::Interface, node, signature, parent, doc);
-            for child in Self::named_children(node) {
-                if Some(child) == self.field(node, g.f_body) {
+            let Some(name) = field(node, g.f_name) else { return self.visit(node) };
+            self.b.bind(name, Binding::Definition);
+            let signature =
+                self.b.flat_text(node.start_byte(), field(node, g.f_body).map_or(node.end_byte(), |b| b.start_byte()));
+            let local = self.b.local_name(parent, &self.b.text(name));
+            let id = self.b.define(name, local, DefKind::Interface, node, signature, parent, doc);
+            for child in named_children(node) {
+                if Some(child) == field(node, g.f_body) {
                     self.members(child, id);
                 } else if Some(child) != Some(name) {
                     self.ty_as(child, UseKind::Base);
                 }
             }
         } else if k == g.type_alias_declaration {
-            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
-            self.scopes.bind(self.bytes(name), Binding::Definition);
-            let value = self.field(node, g.f_value);
-            let end = self.field(node, g.f_type_parameters).unwrap_or(name).end_byte();
-            let signature = format!("{} = …", self.flat_text(node.start_byte(), end));
-            let local = self.local_name(parent, &self.text(name));
-            let id = self.define(name, local, DefKind::TypeAlias, node, signature, parent, doc);
-            if let Some(params) = self.field(node, g.f_type_parameters) {
+            let Some(name) = field(node, g.f_name) else { return self.visit(node) };
+            self.b.bind(name, Binding::Definition);
+            let value = field(node, g.f_value);
+            let end = field(node, g.f_type_parameters).unwrap_or(name).end_byte();
+            let signature = format!("{} = …", self.b.flat_text(node.start_byte(), end));
+            let local = self.b.local_name(parent, &self.b.text(name));
+            let id = self.b.define(name, local, DefKind::TypeAlias, node, signature, parent, doc);
+            if let Some(params) = field(node, g.f_type_parameters) {
                 self.ty(params);
             }
             match value {
-                Some(v) if self.is(v, g.object_type) => self.members(v, id),
+                Some(v) if is(v, g.object_type) => self.members(v, id),
                 Some(v) => self.ty(v),
                 None => {}
             }
         } else if k == g.enum_declaration {
-            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
-            self.scopes.bind(self.bytes(name), Binding::Definition);
-            let signature = self.flat_text(node.start_byte(), name.end_byte());
-            let local = self.local_name(parent, &self.text(name));
-            let id = self.define(name, local.clone(), DefKind::Enum, node, signature, parent, doc);
-            if let Some(body) = self.field(node, g.f_body) {
-                for member in Self::named_children(body) {
-                    let name =
-                        if self.is(member, g.enum_assignment) { self.field(member, g.f_name) } else { Some(member) };
-                    if let Some(name) = name.filter(|n| self.is(*n, g.property_identifier) || self.is(*n, g.string)) {
-                        let text = member_name(&self.text(name));
-                        let signature = self.flat_text(member.start_byte(), member.end_byte());
-                        self.define(
+            let Some(name) = field(node, g.f_name) else { return self.visit(node) };
+            self.b.bind(name, Binding::Definition);
+            let signature = self.b.flat_text(node.start_byte(), name.end_byte());
+            let local = self.b.local_name(parent, &self.b.text(name));
+            let id = self.b.define(name, local.clone(), DefKind::Enum, node, signature, parent, doc);
+            if let Some(body) = field(node, g.f_body) {
+                for member in named_children(body) {
+                    let name = if is(member, g.enum_assignment) { field(member, g.f_name) } else { Some(member) };
+                    if let Some(name) = name.filter(|n| is(*n, g.property_identifier) || is(*n, g.string)) {
+                        let text = member_name(&self.b.text(name));
+                        let signature = self.b.flat_text(member.start_byte(), member.end_byte());
+                        self.b.define(
                             name,
                             format!("{local}.{text}"),
                             DefKind::EnumConstant,
@@ -387,34 +204,33 @@ impl<'t> Walk<'t> {
                             None,
                         );
                     }
-                    if let Some(value) = self.field(member, g.f_value) {
+                    if let Some(value) = field(member, g.f_value) {
                         self.visit(value);
                     }
                 }
             }
         } else if k == g.internal_module || k == g.module {
-            let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
-            if self.is(name, g.string) {
+            let Some(name) = field(node, g.f_name) else { return self.visit(node) };
+            if is(name, g.string) {
                 // `declare module 'x' { … }`: ambient declarations of a package, no namespace.
-                if let Some(body) = self.field(node, g.f_body) {
+                if let Some(body) = field(node, g.f_body) {
                     self.statements(body, parent);
                 }
                 return;
             }
-            let text = self.text(name);
+            let text = self.b.text(name);
             let head = text.split('.').next().unwrap_or(&text).to_owned();
-            self.scopes.bind(head.as_bytes(), Binding::Definition);
-            let signature = self.flat_text(node.start_byte(), name.end_byte());
-            let local = self.local_name(parent, &text);
-            let id = self.define(name, local, DefKind::Namespace, node, signature, parent, doc);
-            if let Some(body) = self.field(node, g.f_body) {
-                let scope = self.scopes.open(ScopeKind::Function);
-                let outer = self.scopes.enter(scope);
-                self.statements(body, Some(id));
-                self.scopes.leave(outer);
+            self.b.scopes.bind(head.as_bytes(), Binding::Definition);
+            let signature = self.b.flat_text(node.start_byte(), name.end_byte());
+            let local = self.b.local_name(parent, &text);
+            let id = self.b.define(name, local, DefKind::Namespace, node, signature, parent, doc);
+            if let Some(body) = field(node, g.f_body) {
+                self.in_scope(ScopeKind::Function, |s| {
+                    s.statements(body, Some(id));
+                });
             }
         } else if k == g.ambient_declaration {
-            for child in Self::named_children(node) {
+            for child in named_children(node) {
                 if self.is_declaration(child) {
                     self.declaration(child, doc.clone(), parent);
                 } else {
@@ -424,11 +240,11 @@ impl<'t> Walk<'t> {
         } else {
             // `const`, `let`, `var`.
             let keyword = if k == g.lexical_declaration {
-                self.field(node, g.f_kind).map(|kw| self.text(kw)).unwrap_or_else(|| "let".to_owned())
+                field(node, g.f_kind).map(|kw| self.b.text(kw)).unwrap_or_else(|| "let".to_owned())
             } else {
                 "var".to_owned()
             };
-            for declarator in Self::children_of(node, g.variable_declarator) {
+            for declarator in children_of(node, g.variable_declarator) {
                 self.module_variable(declarator, &keyword, doc.clone(), parent);
             }
         }
@@ -438,20 +254,20 @@ impl<'t> Walk<'t> {
     /// import), `const X = …` (a constant or variable).
     fn module_variable(&mut self, declarator: Node<'t>, keyword: &str, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let name = self.field(declarator, g.f_name);
-        let value = self.field(declarator, g.f_value);
+        let name = field(declarator, g.f_name);
+        let value = field(declarator, g.f_value);
         if let Some(value) = value
             && let Some(module) = self.required_module(value)
         {
             self.require_binding(name, &module, declarator);
             return self.visit(value);
         }
-        let Some(name) = name.filter(|n| self.is(*n, g.identifier)) else {
+        let Some(name) = name.filter(|n| is(*n, g.identifier)) else {
             // A destructuring pattern: module-level names, but no definitions of their own.
             if let Some(pattern) = name {
                 self.bind_pattern(pattern);
             }
-            if let Some(ty) = self.field(declarator, g.f_type) {
+            if let Some(ty) = field(declarator, g.f_type) {
                 self.ty(ty);
             }
             if let Some(value) = value {
@@ -460,9 +276,9 @@ impl<'t> Walk<'t> {
             return;
         };
         let function = value.filter(|v| {
-            [g.arrow_function, g.function_expression, g.generator_function].iter().any(|&kind| self.is(*v, kind))
+            [g.arrow_function, g.function_expression, g.generator_function].iter().any(|&kind| is(*v, kind))
         });
-        let class = value.filter(|v| self.is(*v, g.class));
+        let class = value.filter(|v| is(*v, g.class));
         let kind = if function.is_some() {
             DefKind::Function
         } else if class.is_some() {
@@ -472,23 +288,23 @@ impl<'t> Walk<'t> {
         } else {
             DefKind::Variable
         };
-        self.scopes.bind(
-            self.bytes(name),
+        self.b.scopes.bind(
+            self.b.bytes(name),
             if kind == DefKind::Variable || kind == DefKind::Constant { Binding::Local } else { Binding::Definition },
         );
-        let annotation = self.field(declarator, g.f_type).map(|t| self.flat_text(t.start_byte(), t.end_byte()));
+        let annotation = field(declarator, g.f_type).map(|t| self.b.flat_text(t.start_byte(), t.end_byte()));
         let signature = match function {
             Some(f) => format!(
                 "{keyword} {}{} = {}",
-                self.text(name),
+                self.b.text(name),
                 annotation.as_deref().unwrap_or_default(),
-                self.header(f, &[g.f_return_type, g.f_parameters, g.f_parameter])
+                self.b.header(f, &[g.f_return_type, g.f_parameters, g.f_parameter])
             ),
-            None => format!("{keyword} {}{}", self.text(name), annotation.unwrap_or_default()),
+            None => format!("{keyword} {}{}", self.b.text(name), annotation.unwrap_or_default()),
         };
-        let local = self.local_name(parent, &self.text(name));
-        let id = self.define(name, local, kind, declarator, signature, parent, doc);
-        if let Some(ty) = self.field(declarator, g.f_type) {
+        let local = self.b.local_name(parent, &self.b.text(name));
+        let id = self.b.define(name, local, kind, declarator, signature, parent, doc);
+        if let Some(ty) = field(declarator, g.f_type) {
             // `const Banner: React.FC<BannerProps> = …`
             if function.is_some() {
                 self.add_keywords_from(id, self.keywords_type(ty));
@@ -499,12 +315,12 @@ impl<'t> Walk<'t> {
         if let Some(f) = function {
             self.add_keywords_from(id, self.keywords_of_callable(f));
         }
-        let exported = self.exporting || self.exported.contains(&self.text(name));
+        let exported = self.exporting || self.exported.contains(&self.b.text(name));
         match (function, class, value) {
             (Some(f), _, _) => self.callable_of(f, id),
             (_, Some(c), _) => self.class_body_of(c, id),
             // `export const api = { list() {…} }`: the keys are the constant's members.
-            (_, _, Some(v)) if exported && self.is(v, g.object) => self.object_members(v, id),
+            (_, _, Some(v)) if exported && is(v, g.object) => self.object_members(v, id),
             (_, _, Some(v)) => self.visit(v),
             _ => {}
         }
@@ -516,21 +332,21 @@ impl<'t> Walk<'t> {
     /// type naming one (`Record<string, X>`, `{ a: number }`, `object`) a key names nothing.
     fn typed_object_keys(&mut self, declarator: Node<'t>) {
         let g = self.g;
-        if self.field(declarator, g.f_type).and_then(|ty| self.keywords_type(ty)).is_none() {
+        if field(declarator, g.f_type).and_then(|ty| self.keywords_type(ty)).is_none() {
             return;
         }
-        let Some(object) = self.field(declarator, g.f_value).filter(|v| self.is(*v, g.object)) else { return };
-        for member in Self::named_children(object) {
-            let key = if self.is(member, g.pair) || self.is(member, g.method_definition) {
-                let field = if self.is(member, g.pair) { g.f_key } else { g.f_name };
-                self.field(member, field).filter(|k| self.is(*k, g.property_identifier))
-            } else if self.is(member, g.shorthand_property_identifier) {
+        let Some(object) = field(declarator, g.f_value).filter(|v| is(*v, g.object)) else { return };
+        for member in named_children(object) {
+            let key = if is(member, g.pair) || is(member, g.method_definition) {
+                let key = if is(member, g.pair) { g.f_key } else { g.f_name };
+                field(member, key).filter(|k| is(*k, g.property_identifier))
+            } else if is(member, g.shorthand_property_identifier) {
                 Some(member)
             } else {
                 None
             };
             if let Some(key) = key {
-                self.push_use_bound(key, UseKind::Attribute, None, Some(Binding::Receiver));
+                self.b.use_bound(key, UseKind::Attribute, None, Some(Binding::Receiver));
             }
         }
     }
@@ -538,16 +354,16 @@ impl<'t> Walk<'t> {
     /// `'m'` of `require('m')` (possibly awaited or inside `.default`), if `value` is one.
     fn required_module(&self, value: Node<'t>) -> Option<String> {
         let g = self.g;
-        let call = if self.is(value, g.member_expression) { self.field(value, g.f_object)? } else { value };
-        if !self.is(call, g.call_expression) {
+        let call = if is(value, g.member_expression) { field(value, g.f_object)? } else { value };
+        if !is(call, g.call_expression) {
             return None;
         }
-        let function = self.field(call, g.f_function)?;
-        if self.bytes(function) != b"require" {
+        let function = field(call, g.f_function)?;
+        if self.b.bytes(function) != b"require" {
             return None;
         }
-        let argument = Self::named_children(self.field(call, g.f_arguments)?).next()?;
-        self.is(argument, g.string).then(|| string_content(self.bytes(argument)))
+        let argument = named_children(field(call, g.f_arguments)?).next()?;
+        is(argument, g.string).then(|| string_content(self.b.bytes(argument)))
     }
 
     /// `x` or `{a, b: c}` bound by `… = require('m')`: imports of `m`.
@@ -555,33 +371,33 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let line = declarator.start_position().row as u32;
         let Some(name) = name else { return };
-        if self.is(name, g.identifier) {
-            self.scopes.bind(self.bytes(name), Binding::Import);
-            self.index.imports.push(Import {
+        if is(name, g.identifier) {
+            self.b.bind(name, Binding::Import);
+            self.b.index.imports.push(Import {
                 module: module.to_owned(),
                 name: None,
-                alias: Some(self.text(name)),
+                alias: Some(self.b.text(name)),
                 wildcard: false,
                 line,
             });
-        } else if self.is(name, g.object_pattern) {
-            for part in Self::named_children(name) {
-                let (imported, bound) = if self.is(part, g.shorthand_property_identifier_pattern) {
+        } else if is(name, g.object_pattern) {
+            for part in named_children(name) {
+                let (imported, bound) = if is(part, g.shorthand_property_identifier_pattern) {
                     (part, part)
-                } else if self.is(part, g.pair_pattern) {
-                    match (self.field(part, g.f_key), self.field(part, g.f_value)) {
-                        (Some(k), Some(v)) if self.is(v, g.identifier) => (k, v),
+                } else if is(part, g.pair_pattern) {
+                    match (field(part, g.f_key), field(part, g.f_value)) {
+                        (Some(k), Some(v)) if is(v, g.identifier) => (k, v),
                         _ => continue,
                     }
                 } else {
                     continue;
                 };
-                self.scopes.bind(self.bytes(bound), Binding::Import);
-                let alias = (bound != imported).then(|| self.text(bound));
-                self.push_use_bound(imported, UseKind::Import, Some(module.to_owned()), Some(Binding::Import));
-                self.index.imports.push(Import {
+                self.b.bind(bound, Binding::Import);
+                let alias = (bound != imported).then(|| self.b.text(bound));
+                self.b.use_bound(imported, UseKind::Import, Some(module.to_owned()), Some(Binding::Import));
+                self.b.index.imports.push(Import {
                     module: module.to_owned(),
-                    name: Some(self.text(imported)),
+                    name: Some(self.b.text(imported)),
                     alias,
                     wildcard: false,
                     line,
@@ -594,19 +410,18 @@ impl<'t> Walk<'t> {
     /// `exports.name = …`, `User.getDisplayName = async function (uid) {…}`.
     fn expression_statement(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(assignment) = Self::named_children(node).next().filter(|c| self.is(*c, g.assignment_expression))
-        else {
+        let Some(assignment) = named_children(node).next().filter(|c| is(*c, g.assignment_expression)) else {
             return self.visit(node);
         };
-        let (Some(left), Some(right)) = (self.field(assignment, g.f_left), self.field(assignment, g.f_right)) else {
+        let (Some(left), Some(right)) = (field(assignment, g.f_left), field(assignment, g.f_right)) else {
             return self.visit(node);
         };
         let target = self.dotted(left);
         match target.as_deref() {
             Some("module.exports") => {
-                if self.is(right, g.object) {
+                if is(right, g.object) {
                     self.exported_object(right, doc);
-                } else if [g.function_expression, g.arrow_function].iter().any(|&k| self.is(right, k)) {
+                } else if [g.function_expression, g.arrow_function].iter().any(|&k| is(right, k)) {
                     // `module.exports = function (User) { User.x = … }`: its body defines API.
                     self.api_next = true;
                     self.callable(right);
@@ -614,19 +429,19 @@ impl<'t> Walk<'t> {
                     self.visit(right);
                 }
             }
-            Some(path) if self.is(left, g.member_expression) && !path.starts_with("this.") => {
-                let Some(property) = self.field(left, g.f_property) else { return self.visit(node) };
+            Some(path) if is(left, g.member_expression) && !path.starts_with("this.") => {
+                let Some(property) = field(left, g.f_property) else { return self.visit(node) };
                 let object = path.rsplit_once('.').map_or("", |(o, _)| o);
                 let exported = object == "exports" || object == "module.exports";
                 let function =
-                    [g.function_expression, g.arrow_function, g.generator_function].iter().any(|&k| self.is(right, k));
-                if !exported && !function && !self.is(right, g.class) {
+                    [g.function_expression, g.arrow_function, g.generator_function].iter().any(|&k| is(right, k));
+                if !exported && !function && !is(right, g.class) {
                     // `config.x = 1`: a write, not a definition.
                     return self.visit(node);
                 }
                 // `Foo.prototype.bar = …` belongs to Foo.
                 let owner = object.strip_suffix(".prototype").unwrap_or(object);
-                let property_name = self.text(property);
+                let property_name = self.b.text(property);
                 let local = if exported || owner.is_empty() {
                     property_name.clone()
                 } else {
@@ -635,19 +450,20 @@ impl<'t> Walk<'t> {
                 let kind = match (function, exported || owner.is_empty()) {
                     (true, true) => DefKind::Function,
                     (true, false) => DefKind::Method,
-                    (false, _) if self.is(right, g.class) => DefKind::Class,
+                    (false, _) if is(right, g.class) => DefKind::Class,
                     _ => DefKind::Variable,
                 };
                 let signature = if function {
                     format!(
                         "{} = {}",
-                        self.flat_text(left.start_byte(), left.end_byte()),
-                        self.header(right, &[g.f_return_type, g.f_parameters, g.f_parameter])
+                        self.b.flat_text(left.start_byte(), left.end_byte()),
+                        self.b.header(right, &[g.f_return_type, g.f_parameters, g.f_parameter])
                     )
                 } else {
-                    self.flat_text(left.start_byte(), left.end_byte())
+                    self.b.flat_text(left.start_byte(), left.end_byte())
                 };
                 let owner_def = self
+                    .b
                     .index
                     .definitions
                     .iter()
@@ -656,13 +472,13 @@ impl<'t> Walk<'t> {
                 let parent = if exported { parent } else { owner_def.or(parent) };
                 let local = match parent {
                     Some(p) if owner_def == Some(p) => {
-                        format!("{}.{property_name}", self.index.definition(p).local_name)
+                        format!("{}.{property_name}", self.b.index.definition(p).local_name)
                     }
                     _ => local,
                 };
-                let id = self.define(property, local, kind, assignment, signature, parent, doc);
+                let id = self.b.define(property, local, kind, assignment, signature, parent, doc);
                 // The object is read (`User` is a use), the value walked.
-                if let Some(object) = self.field(left, g.f_object) {
+                if let Some(object) = field(left, g.f_object) {
                     self.visit(object);
                 }
                 if function { self.callable_of(right, id) } else { self.visit(right) }
@@ -675,35 +491,35 @@ impl<'t> Walk<'t> {
     /// limit: 5 }`): members of it, functions as methods.
     fn object_members(&mut self, object: Node<'t>, owner: DefId) {
         let g = self.g;
-        let owner_local = self.index.definition(owner).local_name.clone();
+        let owner_local = self.b.index.definition(owner).local_name.clone();
         let mut comments: Vec<Node<'t>> = Vec::new();
-        for member in Self::named_children(object) {
-            if self.is(member, g.comment) {
+        for member in named_children(object) {
+            if is(member, g.comment) {
                 comments.push(member);
                 continue;
             }
-            let doc = self.doc(&comments, member);
+            let doc = self.b.doc_above(&comments, member);
             comments.clear();
-            if self.is(member, g.pair) {
-                let (Some(key), value) = (self.field(member, g.f_key), self.field(member, g.f_value)) else { continue };
+            if is(member, g.pair) {
+                let (Some(key), value) = (field(member, g.f_key), field(member, g.f_value)) else { continue };
                 let function = value.filter(|v| {
-                    [g.function_expression, g.arrow_function, g.generator_function].iter().any(|&k| self.is(*v, k))
+                    [g.function_expression, g.arrow_function, g.generator_function].iter().any(|&k| is(*v, k))
                 });
                 let mut id = None;
-                if self.is(key, g.property_identifier) || self.is(key, g.string) {
-                    let key_name = member_name(&self.text(key));
+                if is(key, g.property_identifier) || is(key, g.string) {
+                    let key_name = member_name(&self.b.text(key));
                     let (kind, signature) = match function {
                         Some(f) => (
                             DefKind::Method,
                             format!(
                                 "{key_name}: {}",
-                                self.header(f, &[g.f_return_type, g.f_parameters, g.f_parameter])
+                                self.b.header(f, &[g.f_return_type, g.f_parameters, g.f_parameter])
                             ),
                         ),
                         None => (DefKind::Variable, key_name.clone()),
                     };
                     let local = format!("{owner_local}.{key_name}");
-                    id = Some(self.define(key, local, kind, member, signature, Some(owner), doc));
+                    id = Some(self.b.define(key, local, kind, member, signature, Some(owner), doc));
                 } else {
                     self.visit(key);
                 }
@@ -712,14 +528,14 @@ impl<'t> Walk<'t> {
                     (_, _, Some(v)) => self.visit(v),
                     _ => {}
                 }
-            } else if self.is(member, g.method_definition) {
-                let Some(name) = self.field(member, g.f_name).filter(|n| !self.is(*n, g.computed_property_name)) else {
+            } else if is(member, g.method_definition) {
+                let Some(name) = field(member, g.f_name).filter(|n| !is(*n, g.computed_property_name)) else {
                     self.callable(member);
                     continue;
                 };
-                let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
-                let local = format!("{owner_local}.{}", member_name(&self.text(name)));
-                let id = self.define(name, local, DefKind::Method, member, signature, Some(owner), doc);
+                let signature = self.b.header(member, &[g.f_return_type, g.f_parameters]);
+                let local = format!("{owner_local}.{}", member_name(&self.b.text(name)));
+                let id = self.b.define(name, local, DefKind::Method, member, signature, Some(owner), doc);
                 self.callable_of(member, id);
             } else {
                 // `{ helper }` and `...spread` read names defined elsewhere.
@@ -732,26 +548,25 @@ impl<'t> Walk<'t> {
     /// (`module.exports = api`, `export { api }`, `export default api`) has its keys defined.
     fn exported_names(&mut self, root: Node<'t>) {
         let g = self.g;
-        for statement in Self::named_children(root) {
-            if self.is(statement, g.export_statement) && self.field(statement, g.f_source).is_none() {
-                if let Some(value) = self.field(statement, g.f_value).filter(|v| self.is(*v, g.identifier)) {
-                    self.exported.insert(self.text(value));
+        for statement in named_children(root) {
+            if is(statement, g.export_statement) && field(statement, g.f_source).is_none() {
+                if let Some(value) = field(statement, g.f_value).filter(|v| is(*v, g.identifier)) {
+                    self.exported.insert(self.b.text(value));
                 }
-                for clause in Self::children_of(statement, g.export_clause) {
-                    for specifier in Self::children_of(clause, g.export_specifier) {
-                        if let Some(name) = self.field(specifier, g.f_name) {
-                            self.exported.insert(self.text(name));
+                for clause in children_of(statement, g.export_clause) {
+                    for specifier in children_of(clause, g.export_specifier) {
+                        if let Some(name) = field(specifier, g.f_name) {
+                            self.exported.insert(self.b.text(name));
                         }
                     }
                 }
-            } else if self.is(statement, g.expression_statement)
-                && let Some(assignment) =
-                    Self::named_children(statement).next().filter(|c| self.is(*c, g.assignment_expression))
-                && let (Some(left), Some(right)) = (self.field(assignment, g.f_left), self.field(assignment, g.f_right))
-                && self.is(right, g.identifier)
+            } else if is(statement, g.expression_statement)
+                && let Some(assignment) = named_children(statement).next().filter(|c| is(*c, g.assignment_expression))
+                && let (Some(left), Some(right)) = (field(assignment, g.f_left), field(assignment, g.f_right))
+                && is(right, g.identifier)
                 && self.dotted(left).as_deref() == Some("module.exports")
             {
-                self.exported.insert(self.text(right));
+                self.exported.insert(self.b.text(right));
             }
         }
     }
@@ -759,38 +574,36 @@ impl<'t> Walk<'t> {
     /// `module.exports = { a, b: fn, c() {…} }`: each key is an exported definition.
     fn exported_object(&mut self, object: Node<'t>, doc: Option<String>) {
         let g = self.g;
-        for member in Self::named_children(object) {
-            if self.is(member, g.pair) {
-                let (Some(key), value) = (self.field(member, g.f_key), self.field(member, g.f_value)) else { continue };
+        for member in named_children(object) {
+            if is(member, g.pair) {
+                let (Some(key), value) = (field(member, g.f_key), field(member, g.f_value)) else { continue };
                 let function =
-                    value.is_some_and(|v| [g.function_expression, g.arrow_function].iter().any(|&k| self.is(v, k)));
+                    value.is_some_and(|v| [g.function_expression, g.arrow_function].iter().any(|&k| is(v, k)));
                 let kind = if function { DefKind::Function } else { DefKind::Variable };
-                let signature = self.flat_text(
+                let signature = self.b.flat_text(
                     member.start_byte(),
                     value.map_or(member.end_byte(), |v| {
                         if function {
-                            self.field(v, g.f_parameters)
-                                .or(self.field(v, g.f_parameter))
-                                .map_or(v.end_byte(), |p| p.end_byte())
+                            field(v, g.f_parameters).or(field(v, g.f_parameter)).map_or(v.end_byte(), |p| p.end_byte())
                         } else {
                             key.end_byte()
                         }
                     }),
                 );
-                let name = member_name(&self.text(key));
-                let id = self.define(key, name, kind, member, signature, None, doc.clone());
+                let name = member_name(&self.b.text(key));
+                let id = self.b.define(key, name, kind, member, signature, None, doc.clone());
                 if let Some(value) = value {
                     if function { self.callable_of(value, id) } else { self.visit(value) }
                 }
-            } else if self.is(member, g.method_definition) {
-                let Some(name) = self.field(member, g.f_name) else {
+            } else if is(member, g.method_definition) {
+                let Some(name) = field(member, g.f_name) else {
                     self.callable(member);
                     continue;
                 };
-                let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
-                let id = self.define(
+                let signature = self.b.header(member, &[g.f_return_type, g.f_parameters]);
+                let id = self.b.define(
                     name,
-                    member_name(&self.text(name)),
+                    member_name(&self.b.text(name)),
                     DefKind::Function,
                     member,
                     signature,
@@ -798,9 +611,9 @@ impl<'t> Walk<'t> {
                     doc.clone(),
                 );
                 self.callable_of(member, id);
-            } else if self.is(member, g.shorthand_property_identifier) {
+            } else if is(member, g.shorthand_property_identifier) {
                 // `module.exports = { helper }`: exports a name defined above.
-                self.push_use(member, UseKind::Name, None);
+                self.b.use_name(member, UseKind::Name, None);
             } else {
                 self.visit(member);
             }
@@ -809,32 +622,32 @@ impl<'t> Walk<'t> {
 
     fn class(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        let Some(name) = self.field(node, g.f_name) else { return self.visit(node) };
-        self.scopes.bind(self.bytes(name), Binding::Definition);
-        let end = self.field(node, g.f_body).map_or(node.end_byte(), |b| b.start_byte());
-        let signature = self.flat_text(node.start_byte(), end);
-        let local = self.local_name(parent, &self.text(name));
-        let id = self.define(name, local, DefKind::Class, node, signature, parent, doc);
+        let Some(name) = field(node, g.f_name) else { return self.visit(node) };
+        self.b.bind(name, Binding::Definition);
+        let end = field(node, g.f_body).map_or(node.end_byte(), |b| b.start_byte());
+        let signature = self.b.flat_text(node.start_byte(), end);
+        let local = self.b.local_name(parent, &self.b.text(name));
+        let id = self.b.define(name, local, DefKind::Class, node, signature, parent, doc);
         self.class_body_of(node, id);
     }
 
     /// A class's decorators, heritage, type parameters and members, for the definition `id`.
     fn class_body_of(&mut self, node: Node<'t>, id: DefId) {
         let g = self.g;
-        let name = self.field(node, g.f_name);
-        for child in Self::named_children(node) {
+        let name = field(node, g.f_name);
+        for child in named_children(node) {
             if Some(child) == name {
                 continue;
             }
-            if self.is(child, g.class_body) {
+            if is(child, g.class_body) {
                 self.class_members(child, id);
-            } else if self.is(child, g.class_heritage) {
+            } else if is(child, g.class_heritage) {
                 // `class Banner extends React.Component<BannerProps>` takes BannerProps's keywords.
-                if let Some(extends) = Self::children_of(child, g.extends_clause).next() {
+                if let Some(extends) = children_of(child, g.extends_clause).next() {
                     self.add_keywords_from(id, self.keywords_type(extends));
                 }
                 self.heritage(child);
-            } else if self.is(child, g.decorator) {
+            } else if is(child, g.decorator) {
                 self.decorator(child);
             } else {
                 self.ty(child);
@@ -844,12 +657,12 @@ impl<'t> Walk<'t> {
 
     fn heritage(&mut self, node: Node<'t>) {
         let g = self.g;
-        for clause in Self::named_children(node) {
-            if self.is(clause, g.extends_clause) {
-                for part in Self::named_children(clause) {
+        for clause in named_children(node) {
+            if is(clause, g.extends_clause) {
+                for part in named_children(clause) {
                     self.reference(part, UseKind::Base);
                 }
-            } else if self.is(clause, g.implements_clause) {
+            } else if is(clause, g.implements_clause) {
                 self.ty_as(clause, UseKind::Base);
             } else {
                 // JavaScript: `class A extends B` has the expression directly.
@@ -860,31 +673,32 @@ impl<'t> Walk<'t> {
 
     fn class_members(&mut self, body: Node<'t>, class: DefId) {
         let g = self.g;
-        let class_local = self.index.definition(class).local_name.clone();
+        let class_local = self.b.index.definition(class).local_name.clone();
         let mut comments: Vec<Node<'t>> = Vec::new();
         let mut decorators: Vec<Node<'t>> = Vec::new();
-        for member in Self::named_children(body) {
-            if self.is(member, g.comment) {
+        for member in named_children(body) {
+            if is(member, g.comment) {
                 comments.push(member);
                 continue;
             }
-            if self.is(member, g.decorator) {
+            if is(member, g.decorator) {
                 decorators.push(member);
                 continue;
             }
-            let doc = self.doc(&comments, member);
+            let doc = self.b.doc_above(&comments, member);
             comments.clear();
             for decorator in decorators.drain(..) {
                 self.decorator(decorator);
             }
             let k = member.kind_id();
             if k == g.method_definition || k == g.method_signature || k == g.abstract_method_signature {
-                let Some(name) = self.field(member, g.f_name) else { continue };
-                let text = member_name(&self.text(name));
+                let Some(name) = field(member, g.f_name) else { continue };
+                let text = member_name(&self.b.text(name));
                 let constructor = text == "constructor";
                 let kind = if constructor { DefKind::Constructor } else { DefKind::Method };
-                let signature = self.header(member, &[g.f_return_type, g.f_parameters]);
-                let id = self.define(name, format!("{class_local}.{text}"), kind, member, signature, Some(class), doc);
+                let signature = self.b.header(member, &[g.f_return_type, g.f_parameters]);
+                let id =
+                    self.b.define(name, format!("{class_local}.{text}"), kind, member, signature, Some(class), doc);
                 self.add_keywords_from(id, self.keywords_of_callable(member));
                 if constructor {
                     self.parameter_properties(member, class, &class_local);
@@ -896,13 +710,13 @@ impl<'t> Walk<'t> {
                     self.callable_of(member, id);
                 }
             } else if k == g.public_field_definition || k == g.field_definition {
-                let name = self.field(member, g.f_name).or_else(|| self.field(member, g.f_property));
-                if let Some(name) = name.filter(|n| !self.is(*n, g.computed_property_name)) {
-                    let text = member_name(&self.text(name));
-                    let end = self.field(member, g.f_type).unwrap_or(name).end_byte();
-                    let signature = self.flat_text(member.start_byte(), end);
+                let name = field(member, g.f_name).or_else(|| field(member, g.f_property));
+                if let Some(name) = name.filter(|n| !is(*n, g.computed_property_name)) {
+                    let text = member_name(&self.b.text(name));
+                    let end = field(member, g.f_type).unwrap_or(name).end_byte();
+                    let signature = self.b.flat_text(member.start_byte(), end);
                     self.fields_seen.insert((class, text.clone()));
-                    self.define(
+                    self.b.define(
                         name,
                         format!("{class_local}.{text}"),
                         DefKind::Field,
@@ -912,10 +726,10 @@ impl<'t> Walk<'t> {
                         doc,
                     );
                 }
-                for part in [self.field(member, g.f_type), self.field(member, g.f_value)].into_iter().flatten() {
-                    if self.is(part, g.type_annotation) { self.ty(part) } else { self.visit(part) }
+                for part in [field(member, g.f_type), field(member, g.f_value)].into_iter().flatten() {
+                    if is(part, g.type_annotation) { self.ty(part) } else { self.visit(part) }
                 }
-                for child in Self::children_of(member, g.decorator) {
+                for child in children_of(member, g.decorator) {
                     self.decorator(child);
                 }
             } else {
@@ -927,17 +741,17 @@ impl<'t> Walk<'t> {
     /// `constructor(private readonly opts: Options)`: parameters that are fields too.
     fn parameter_properties(&mut self, constructor: Node<'t>, class: DefId, class_local: &str) {
         let g = self.g;
-        let Some(parameters) = self.field(constructor, g.f_parameters) else { return };
-        for parameter in Self::named_children(parameters) {
-            let modified = Self::named_children(parameter).any(|c| self.is(c, g.accessibility_modifier))
-                || self.bytes(parameter).starts_with(b"readonly ");
-            let name = self.field(parameter, g.f_pattern).filter(|p| self.is(*p, g.identifier));
+        let Some(parameters) = field(constructor, g.f_parameters) else { return };
+        for parameter in named_children(parameters) {
+            let modified = named_children(parameter).any(|c| is(c, g.accessibility_modifier))
+                || self.b.bytes(parameter).starts_with(b"readonly ");
+            let name = field(parameter, g.f_pattern).filter(|p| is(*p, g.identifier));
             if let (true, Some(name)) = (modified, name) {
-                let text = self.text(name);
-                let end = self.field(parameter, g.f_type).unwrap_or(name).end_byte();
-                let signature = self.flat_text(parameter.start_byte(), end);
+                let text = self.b.text(name);
+                let end = field(parameter, g.f_type).unwrap_or(name).end_byte();
+                let signature = self.b.flat_text(parameter.start_byte(), end);
                 self.fields_seen.insert((class, text.clone()));
-                self.define(
+                self.b.define(
                     name,
                     format!("{class_local}.{text}"),
                     DefKind::Field,
@@ -953,14 +767,14 @@ impl<'t> Walk<'t> {
     /// An interface's or object type's properties and methods, as members of `owner`.
     fn members(&mut self, body: Node<'t>, owner: DefId) {
         let g = self.g;
-        let owner_local = self.index.definition(owner).local_name.clone();
+        let owner_local = self.b.index.definition(owner).local_name.clone();
         let mut comments: Vec<Node<'t>> = Vec::new();
-        for member in Self::named_children(body) {
-            if self.is(member, g.comment) {
+        for member in named_children(body) {
+            if is(member, g.comment) {
                 comments.push(member);
                 continue;
             }
-            let doc = self.doc(&comments, member);
+            let doc = self.b.doc_above(&comments, member);
             comments.clear();
             let k = member.kind_id();
             let kind = if k == g.property_signature {
@@ -971,18 +785,17 @@ impl<'t> Walk<'t> {
                 self.ty(member);
                 continue;
             };
-            if let Some(name) = self.field(member, g.f_name).filter(|n| !self.is(*n, g.computed_property_name)) {
-                let text = member_name(&self.text(name));
+            if let Some(name) = field(member, g.f_name).filter(|n| !is(*n, g.computed_property_name)) {
+                let text = member_name(&self.b.text(name));
                 let signature =
-                    self.flat_text(member.start_byte(), member.end_byte()).trim_end_matches([';', ',']).to_owned();
-                self.define(name, format!("{owner_local}.{text}"), kind, member, signature, Some(owner), doc);
+                    self.b.flat_text(member.start_byte(), member.end_byte()).trim_end_matches([';', ',']).to_owned();
+                self.b.define(name, format!("{owner_local}.{text}"), kind, member, signature, Some(owner), doc);
             }
-            for part in
-                [self.field(member, g.f_type), self.field(member, g.f_parameters), self.field(member, g.f_return_type)]
-                    .into_iter()
-                    .flatten()
+            for part in [field(member, g.f_type), field(member, g.f_parameters), field(member, g.f_return_type)]
+                .into_iter()
+                .flatten()
             {
-                if self.is(part, g.formal_parameters) { self.parameters(part) } else { self.ty(part) }
+                if is(part, g.formal_parameters) { self.parameters(part) } else { self.ty(part) }
             }
         }
     }
@@ -991,35 +804,35 @@ impl<'t> Walk<'t> {
 
     fn import_statement(&mut self, node: Node<'t>) {
         let g = self.g;
-        let Some(source) = self.field(node, g.f_source) else { return self.visit_children(node) };
-        let module = string_content(self.bytes(source));
+        let Some(source) = field(node, g.f_source) else { return self.visit_children(node) };
+        let module = string_content(self.b.bytes(source));
         self.module_path_uses(source);
         let line = node.start_position().row as u32;
-        for clause in Self::children_of(node, g.import_clause) {
-            for part in Self::named_children(clause) {
-                if self.is(part, g.identifier) {
+        for clause in children_of(node, g.import_clause) {
+            for part in named_children(clause) {
+                if is(part, g.identifier) {
                     // `import X from 'm'`: the default export.
-                    self.scopes.bind(self.bytes(part), Binding::Import);
-                    self.index.imports.push(Import {
+                    self.b.bind(part, Binding::Import);
+                    self.b.index.imports.push(Import {
                         module: module.clone(),
                         name: Some("default".to_owned()),
-                        alias: Some(self.text(part)),
+                        alias: Some(self.b.text(part)),
                         wildcard: false,
                         line,
                     });
-                } else if self.is(part, g.namespace_import) {
-                    if let Some(alias) = Self::named_children(part).next() {
-                        self.scopes.bind(self.bytes(alias), Binding::Import);
-                        self.index.imports.push(Import {
+                } else if is(part, g.namespace_import) {
+                    if let Some(alias) = named_children(part).next() {
+                        self.b.bind(alias, Binding::Import);
+                        self.b.index.imports.push(Import {
                             module: module.clone(),
                             name: None,
-                            alias: Some(self.text(alias)),
+                            alias: Some(self.b.text(alias)),
                             wildcard: false,
                             line,
                         });
                     }
-                } else if self.is(part, g.named_imports) {
-                    for specifier in Self::children_of(part, g.import_specifier) {
+                } else if is(part, g.named_imports) {
+                    for specifier in children_of(part, g.import_specifier) {
                         self.specifier(specifier, &module, line, true);
                     }
                 }
@@ -1030,16 +843,16 @@ impl<'t> Walk<'t> {
     /// `{ a as b }` of an import (or a re-export): an import of `a` from `module`, bound as `b`.
     fn specifier(&mut self, specifier: Node<'t>, module: &str, line: u32, binds: bool) {
         let g = self.g;
-        let Some(name) = self.field(specifier, g.f_name) else { return };
-        let alias = self.field(specifier, g.f_alias);
-        self.push_use_bound(name, UseKind::Import, Some(module.to_owned()), Some(Binding::Import));
+        let Some(name) = field(specifier, g.f_name) else { return };
+        let alias = field(specifier, g.f_alias);
+        self.b.use_bound(name, UseKind::Import, Some(module.to_owned()), Some(Binding::Import));
         if binds {
-            self.scopes.bind(self.bytes(alias.unwrap_or(name)), Binding::Import);
+            self.b.scopes.bind(self.b.bytes(alias.unwrap_or(name)), Binding::Import);
         }
-        self.index.imports.push(Import {
+        self.b.index.imports.push(Import {
             module: module.to_owned(),
-            name: Some(member_name(&self.text(name))),
-            alias: alias.map(|a| self.text(a)),
+            name: Some(member_name(&self.b.text(name))),
+            alias: alias.map(|a| self.b.text(a)),
             wildcard: false,
             line,
         });
@@ -1047,10 +860,8 @@ impl<'t> Walk<'t> {
 
     /// Each component of a module specifier is a use of the module it names.
     fn module_path_uses(&mut self, string: Node<'t>) {
-        let at = string.start_position();
-        let anchor = (string.start_byte(), at.row, at.column);
         let mut prefix = String::new();
-        for (start, end, component) in quoted_path_components(self.src, string.start_byte(), string.end_byte()) {
+        for (start, end, component) in quoted_path_components(self.b.src, string.start_byte(), string.end_byte()) {
             if component.is_empty() || component == "." || component == ".." {
                 if !component.is_empty() {
                     prefix.push_str(&component);
@@ -1062,13 +873,8 @@ impl<'t> Walk<'t> {
             let name = crate::module_of_path(&component);
             let name = if name.is_empty() { component.clone() } else { name };
             let qualifier = (!prefix.is_empty()).then(|| prefix.trim_end_matches('/').to_owned());
-            self.index.uses.push(Use {
-                span: span_within(self.src, anchor, start, (start + name.len()).min(end)),
-                name,
-                kind: UseKind::ImportModule,
-                qualifier,
-                binding: Binding::Import,
-            });
+            let span = self.b.span_within(string, start, (start + name.len()).min(end));
+            self.b.use_spelled(name, span, UseKind::ImportModule, qualifier, Some(Binding::Import));
             prefix.push_str(&component);
             prefix.push('/');
         }
@@ -1076,22 +882,22 @@ impl<'t> Walk<'t> {
 
     fn export_statement(&mut self, node: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
         let g = self.g;
-        if let Some(source) = self.field(node, g.f_source) {
+        if let Some(source) = field(node, g.f_source) {
             // A re-export: an import the resolver follows.
-            let module = string_content(self.bytes(source));
+            let module = string_content(self.b.bytes(source));
             self.module_path_uses(source);
             let line = node.start_position().row as u32;
             let mut any = false;
-            for clause in Self::children_of(node, g.export_clause) {
-                for specifier in Self::children_of(clause, g.export_specifier) {
+            for clause in children_of(node, g.export_clause) {
+                for specifier in children_of(clause, g.export_specifier) {
                     any = true;
                     self.specifier(specifier, &module, line, false);
                 }
             }
             if !any {
-                let namespace = Self::named_children(node).find(|c| self.is(*c, g.namespace_export));
-                let alias = namespace.and_then(|n| Self::named_children(n).next()).map(|a| self.text(a));
-                self.index.imports.push(Import {
+                let namespace = named_children(node).find(|c| is(*c, g.namespace_export));
+                let alias = namespace.and_then(|n| named_children(n).next()).map(|a| self.b.text(a));
+                self.b.index.imports.push(Import {
                     module,
                     name: None,
                     alias: alias.clone(),
@@ -1101,8 +907,8 @@ impl<'t> Walk<'t> {
             }
             return;
         }
-        if let Some(declaration) = self.field(node, g.f_declaration) {
-            for decorator in Self::children_of(node, g.decorator) {
+        if let Some(declaration) = field(node, g.f_declaration) {
+            for decorator in children_of(node, g.decorator) {
                 self.decorator(decorator);
             }
             if !self.module_level {
@@ -1113,35 +919,35 @@ impl<'t> Walk<'t> {
             self.exporting = was;
             return;
         }
-        if let Some(value) = self.field(node, g.f_value) {
+        if let Some(value) = field(node, g.f_value) {
             // `export default class Foo {}` / `export default function f() {}`.
             if self.module_level
-                && (self.is(value, g.class) || self.is(value, g.function_expression))
-                && self.field(value, g.f_name).is_some()
+                && (is(value, g.class) || is(value, g.function_expression))
+                && field(value, g.f_name).is_some()
             {
-                if self.is(value, g.class) {
+                if is(value, g.class) {
                     return self.class(value, doc, parent);
                 }
-                let name = self.field(value, g.f_name).expect("checked");
-                let signature = self.header(value, &[g.f_return_type, g.f_parameters]);
-                let id = self.define(name, self.text(name), DefKind::Function, value, signature, parent, doc);
+                let name = field(value, g.f_name).expect("checked");
+                let signature = self.b.header(value, &[g.f_return_type, g.f_parameters]);
+                let id = self.b.define(name, self.b.text(name), DefKind::Function, value, signature, parent, doc);
                 return self.callable_of(value, id);
             }
             // `export default { … }`: the keys are the module's, as of `module.exports = { … }`.
-            if self.module_level && self.is(value, g.object) {
+            if self.module_level && is(value, g.object) {
                 return self.exported_object(value, doc);
             }
             return self.visit(value);
         }
         // `export { a, b as c }` of local names: uses of them.
-        for clause in Self::children_of(node, g.export_clause) {
-            for specifier in Self::children_of(clause, g.export_specifier) {
-                if let Some(name) = self.field(specifier, g.f_name) {
-                    self.push_use(name, UseKind::Name, None);
+        for clause in children_of(node, g.export_clause) {
+            for specifier in children_of(clause, g.export_specifier) {
+                if let Some(name) = field(specifier, g.f_name) {
+                    self.b.use_name(name, UseKind::Name, None);
                 }
             }
         }
-        for child in Self::children_not(node, g.export_clause) {
+        for child in children_not(node, g.export_clause) {
             self.visit(child);
         }
     }
@@ -1154,10 +960,10 @@ impl<'t> Walk<'t> {
     /// (`({ title }: BannerProps)`, `(caller: Caller, data: UserData)`).
     fn keywords_of_callable(&self, callable: Node<'t>) -> Vec<String> {
         let g = self.g;
-        let Some(parameters) = self.field(callable, g.f_parameters) else { return Vec::new() };
-        Self::named_children(parameters)
-            .filter(|p| self.is(*p, g.required_parameter) || self.is(*p, g.optional_parameter))
-            .filter_map(|p| self.keywords_type(self.field(p, g.f_type)?))
+        let Some(parameters) = field(callable, g.f_parameters) else { return Vec::new() };
+        named_children(parameters)
+            .filter(|p| is(*p, g.required_parameter) || is(*p, g.optional_parameter))
+            .filter_map(|p| self.keywords_type(field(p, g.f_type)?))
             .collect()
     }
 
@@ -1169,14 +975,14 @@ impl<'t> Walk<'t> {
         for _ in 0..MAX_TYPE_NESTING {
             let k = ty.kind_id();
             if k == g.type_identifier {
-                return Some(self.text(ty));
+                return Some(self.b.text(ty));
             } else if k == g.nested_type_identifier {
-                return self.field(ty, g.f_name).map(|n| self.text(n));
+                return field(ty, g.f_name).map(|n| self.b.text(n));
             } else if k == g.generic_type || k == g.extends_clause {
-                let arguments = self.field(ty, g.f_type_arguments)?;
-                ty = Self::named_children(arguments).next()?;
+                let arguments = field(ty, g.f_type_arguments)?;
+                ty = named_children(arguments).next()?;
             } else if k == g.type_annotation {
-                ty = Self::named_children(ty).next()?;
+                ty = named_children(ty).next()?;
             } else {
                 return None;
             }
@@ -1185,7 +991,7 @@ impl<'t> Walk<'t> {
     }
 
     fn add_keywords_from(&mut self, id: DefId, types: impl IntoIterator<Item = String>) {
-        let d = &mut self.index.definitions[id as usize];
+        let d = &mut self.b.index.definitions[id as usize];
         for ty in types {
             if !d.keywords_from.contains(&ty) {
                 d.keywords_from.push(ty);
@@ -1195,34 +1001,33 @@ impl<'t> Walk<'t> {
 
     fn callable(&mut self, node: Node<'t>) {
         let g = self.g;
-        let scope = self.scopes.open(ScopeKind::Function);
-        let outer = self.scopes.enter(scope);
-        let was_module = std::mem::replace(&mut self.module_level, false);
-        let api_body = std::mem::take(&mut self.api_next);
-        let was_api = std::mem::replace(&mut self.api_body, api_body);
-        let owner = self.parameters_of.take();
-        if let Some(params) = self.field(node, g.f_type_parameters) {
-            self.ty(params);
-        }
-        if let Some(parameters) = self.field(node, g.f_parameters) {
-            self.parameters_declared(parameters, owner);
-        }
-        if let Some(parameter) = self.field(node, g.f_parameter) {
-            self.scopes.bind(self.bytes(parameter), Binding::Local);
-        }
-        if let Some(ty) = self.field(node, g.f_return_type) {
-            self.ty(ty);
-        }
-        if let Some(body) = self.field(node, g.f_body) {
-            if self.is(body, g.statement_block) {
-                self.statements(body, None);
-            } else {
-                self.visit(body);
+        self.in_scope(ScopeKind::Function, |s| {
+            let was_module = std::mem::replace(&mut s.module_level, false);
+            let api_body = std::mem::take(&mut s.api_next);
+            let was_api = std::mem::replace(&mut s.api_body, api_body);
+            let owner = s.parameters_of.take();
+            if let Some(params) = field(node, g.f_type_parameters) {
+                s.ty(params);
             }
-        }
-        self.module_level = was_module;
-        self.api_body = was_api;
-        self.scopes.leave(outer);
+            if let Some(parameters) = field(node, g.f_parameters) {
+                s.parameters_declared(parameters, owner);
+            }
+            if let Some(parameter) = field(node, g.f_parameter) {
+                s.b.bind(parameter, Binding::Local);
+            }
+            if let Some(ty) = field(node, g.f_return_type) {
+                s.ty(ty);
+            }
+            if let Some(body) = field(node, g.f_body) {
+                if is(body, g.statement_block) {
+                    s.statements(body, None);
+                } else {
+                    s.visit(body);
+                }
+            }
+            s.module_level = was_module;
+            s.api_body = was_api;
+        });
     }
 
     fn parameters(&mut self, parameters: Node<'t>) {
@@ -1241,36 +1046,35 @@ impl<'t> Walk<'t> {
     /// takes its keys from that type's properties instead ([`Walk::keywords_of_callable`]).
     fn destructured_parameters(&mut self, pattern: Node<'t>, ty: Option<Node<'t>>, owner: DefId) {
         let g = self.g;
-        let typed_by_name = ty.and_then(|t| Self::named_children(t).next()).is_some_and(|t| !self.is(t, g.object_type));
-        let pattern =
-            if self.is(pattern, g.assignment_pattern) { self.field(pattern, g.f_left) } else { Some(pattern) };
-        let Some(pattern) = pattern.filter(|p| self.is(*p, g.object_pattern) && !typed_by_name) else { return };
-        let owner_local = self.index.definition(owner).local_name.clone();
-        for entry in Self::named_children(pattern) {
-            let key = if self.is(entry, g.shorthand_property_identifier_pattern) {
+        let typed_by_name = ty.and_then(|t| named_children(t).next()).is_some_and(|t| !is(t, g.object_type));
+        let pattern = if is(pattern, g.assignment_pattern) { field(pattern, g.f_left) } else { Some(pattern) };
+        let Some(pattern) = pattern.filter(|p| is(*p, g.object_pattern) && !typed_by_name) else { return };
+        let owner_local = self.b.index.definition(owner).local_name.clone();
+        for entry in named_children(pattern) {
+            let key = if is(entry, g.shorthand_property_identifier_pattern) {
                 Some(entry)
-            } else if self.is(entry, g.object_assignment_pattern) {
-                self.field(entry, g.f_left).filter(|l| self.is(*l, g.shorthand_property_identifier_pattern))
-            } else if self.is(entry, g.pair_pattern) {
-                self.field(entry, g.f_key).filter(|k| self.is(*k, g.property_identifier))
+            } else if is(entry, g.object_assignment_pattern) {
+                field(entry, g.f_left).filter(|l| is(*l, g.shorthand_property_identifier_pattern))
+            } else if is(entry, g.pair_pattern) {
+                field(entry, g.f_key).filter(|k| is(*k, g.property_identifier))
             } else {
                 None
             };
             if let Some(key) = key {
-                let signature = self.flat_text(entry.start_byte(), entry.end_byte());
-                let local = format!("{owner_local}.{}", self.text(key));
-                self.define(key, local, DefKind::Parameter, entry, signature, Some(owner), None);
+                let signature = self.b.flat_text(entry.start_byte(), entry.end_byte());
+                let local = format!("{owner_local}.{}", self.b.text(key));
+                self.b.define(key, local, DefKind::Parameter, entry, signature, Some(owner), None);
             }
         }
     }
 
     fn parameters_declared(&mut self, parameters: Node<'t>, owner: Option<DefId>) {
         let g = self.g;
-        for parameter in Self::named_children(parameters) {
+        for parameter in named_children(parameters) {
             if let Some(owner) = owner {
-                let typed = self.is(parameter, g.required_parameter) || self.is(parameter, g.optional_parameter);
+                let typed = is(parameter, g.required_parameter) || is(parameter, g.optional_parameter);
                 let (pattern, ty) = if typed {
-                    (self.field(parameter, g.f_pattern), self.field(parameter, g.f_type))
+                    (field(parameter, g.f_pattern), field(parameter, g.f_type))
                 } else {
                     (Some(parameter), None)
                 };
@@ -1278,20 +1082,20 @@ impl<'t> Walk<'t> {
                     self.destructured_parameters(pattern, ty, owner);
                 }
             }
-            if self.is(parameter, g.required_parameter) || self.is(parameter, g.optional_parameter) {
-                if let Some(pattern) = self.field(parameter, g.f_pattern) {
+            if is(parameter, g.required_parameter) || is(parameter, g.optional_parameter) {
+                if let Some(pattern) = field(parameter, g.f_pattern) {
                     self.bind_pattern(pattern);
                 }
-                if let Some(ty) = self.field(parameter, g.f_type) {
+                if let Some(ty) = field(parameter, g.f_type) {
                     self.ty(ty);
                 }
-                if let Some(value) = self.field(parameter, g.f_value) {
+                if let Some(value) = field(parameter, g.f_value) {
                     self.visit(value);
                 }
-                for decorator in Self::children_of(parameter, g.decorator) {
+                for decorator in children_of(parameter, g.decorator) {
                     self.decorator(decorator);
                 }
-            } else if !self.is(parameter, g.comment) {
+            } else if !is(parameter, g.comment) {
                 self.bind_pattern(parameter);
             }
         }
@@ -1303,24 +1107,24 @@ impl<'t> Walk<'t> {
         self.nested(pattern, |s| {
             let k = pattern.kind_id();
             if k == g.identifier || k == g.shorthand_property_identifier_pattern {
-                s.scopes.bind(s.bytes(pattern), Binding::Local);
+                s.b.bind(pattern, Binding::Local);
             } else if k == g.assignment_pattern || k == g.object_assignment_pattern {
-                if let Some(left) = s.field(pattern, g.f_left) {
+                if let Some(left) = field(pattern, g.f_left) {
                     s.bind_pattern(left);
                 }
-                if let Some(right) = s.field(pattern, g.f_right) {
+                if let Some(right) = field(pattern, g.f_right) {
                     s.visit(right);
                 }
             } else if k == g.pair_pattern {
-                if let Some(value) = s.field(pattern, g.f_value) {
+                if let Some(value) = field(pattern, g.f_value) {
                     s.bind_pattern(value);
                 }
             } else if k == g.object_pattern || k == g.array_pattern || k == g.rest_pattern {
-                for child in Self::named_children(pattern) {
+                for child in named_children(pattern) {
                     s.bind_pattern(child);
                 }
             } else if k == g.required_parameter || k == g.optional_parameter {
-                if let Some(p) = s.field(pattern, g.f_pattern) {
+                if let Some(p) = field(pattern, g.f_pattern) {
                     s.bind_pattern(p);
                 }
             } else if k == g.member_expression || k == g.subscript_expression {
@@ -1330,13 +1134,13 @@ impl<'t> Walk<'t> {
     }
 
     fn decorator(&mut self, node: Node<'t>) {
-        for child in Self::named_children(node) {
-            if self.is(child, self.g.call_expression) {
-                let function = self.field(child, self.g.f_function);
+        for child in named_children(node) {
+            if is(child, self.g.call_expression) {
+                let function = field(child, self.g.f_function);
                 if let Some(function) = function {
                     self.reference(function, UseKind::Decorator);
                 }
-                if let Some(arguments) = self.field(child, self.g.f_arguments) {
+                if let Some(arguments) = field(child, self.g.f_arguments) {
                     self.arguments(arguments, function);
                 }
             } else {
@@ -1352,7 +1156,7 @@ impl<'t> Walk<'t> {
     }
 
     fn visit_children(&mut self, node: Node<'t>) {
-        for child in Self::named_children(node) {
+        for child in named_children(node) {
             self.visit(child);
         }
     }
@@ -1361,19 +1165,19 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let k = node.kind_id();
         if k == g.identifier {
-            self.push_use(node, UseKind::Name, None);
+            self.b.use_name(node, UseKind::Name, None);
         } else if k == g.comment || k == g.jsx_text || k == g.statement_identifier || k == g.number {
         } else if k == g.call_expression {
             self.call(node);
         } else if k == g.new_expression {
-            let constructor = self.field(node, g.f_constructor);
+            let constructor = field(node, g.f_constructor);
             if let Some(constructor) = constructor {
                 self.reference(constructor, UseKind::Instantiation);
             }
-            if let Some(arguments) = self.field(node, g.f_type_arguments) {
+            if let Some(arguments) = field(node, g.f_type_arguments) {
                 self.ty(arguments);
             }
-            if let Some(arguments) = self.field(node, g.f_arguments) {
+            if let Some(arguments) = field(node, g.f_arguments) {
                 self.arguments(arguments, constructor);
             }
         } else if k == g.member_expression {
@@ -1384,25 +1188,24 @@ impl<'t> Walk<'t> {
             self.callable(node);
         } else if k == g.class {
             // A class expression: its members are the expression's own.
-            let scope = self.scopes.open(ScopeKind::Function);
-            let outer = self.scopes.enter(scope);
-            if let Some(body) = self.field(node, g.f_body) {
-                for member in Self::named_children(body) {
-                    if self.is(member, g.method_definition) { self.callable(member) } else { self.visit(member) }
+            self.in_scope(ScopeKind::Function, |s| {
+                if let Some(body) = field(node, g.f_body) {
+                    for member in named_children(body) {
+                        if is(member, g.method_definition) { s.callable(member) } else { s.visit(member) }
+                    }
                 }
-            }
-            for child in Self::children_of(node, g.class_heritage) {
-                self.heritage(child);
-            }
-            self.scopes.leave(outer);
+                for child in children_of(node, g.class_heritage) {
+                    s.heritage(child);
+                }
+            });
         } else if k == g.function_declaration
             || k == g.generator_function_declaration
             || k == g.class_declaration
             || k == g.abstract_class_declaration
         {
             // A local function or class: the function's own.
-            if let Some(name) = self.field(node, g.f_name) {
-                self.scopes.bind(self.bytes(name), Binding::Definition);
+            if let Some(name) = field(node, g.f_name) {
+                self.b.bind(name, Binding::Definition);
             }
             if k == g.class_declaration || k == g.abstract_class_declaration {
                 self.local_class(node);
@@ -1410,14 +1213,14 @@ impl<'t> Walk<'t> {
                 self.callable(node);
             }
         } else if k == g.lexical_declaration || k == g.variable_declaration {
-            for declarator in Self::children_of(node, g.variable_declarator) {
-                let value = self.field(declarator, g.f_value);
+            for declarator in children_of(node, g.variable_declarator) {
+                let value = field(declarator, g.f_value);
                 if let Some(module) = value.and_then(|v| self.required_module(v)) {
-                    self.require_binding(self.field(declarator, g.f_name), &module, declarator);
-                } else if let Some(name) = self.field(declarator, g.f_name) {
+                    self.require_binding(field(declarator, g.f_name), &module, declarator);
+                } else if let Some(name) = field(declarator, g.f_name) {
                     self.bind_pattern(name);
                 }
-                if let Some(ty) = self.field(declarator, g.f_type) {
+                if let Some(ty) = field(declarator, g.f_type) {
                     self.ty(ty);
                 }
                 self.typed_object_keys(declarator);
@@ -1426,16 +1229,15 @@ impl<'t> Walk<'t> {
                 }
             }
         } else if k == g.statement_block || k == g.for_statement || k == g.for_in_statement || k == g.catch_clause {
-            let scope = self.scopes.open(ScopeKind::Function);
-            let outer = self.scopes.enter(scope);
-            if k == g.statement_block {
-                let was_module = std::mem::replace(&mut self.module_level, false);
-                self.statements(node, None);
-                self.module_level = was_module;
-            } else {
-                self.block_statement(node);
-            }
-            self.scopes.leave(outer);
+            self.in_scope(ScopeKind::Function, |s| {
+                if k == g.statement_block {
+                    let was_module = std::mem::replace(&mut s.module_level, false);
+                    s.statements(node, None);
+                    s.module_level = was_module;
+                } else {
+                    s.block_statement(node);
+                }
+            });
         } else if k == g.string {
             self.string(node);
         } else if k == g.template_string {
@@ -1450,19 +1252,19 @@ impl<'t> Walk<'t> {
         } else if k == g.decorator {
             self.decorator(node);
         } else if k == g.labeled_statement {
-            for child in Self::children_not(node, g.statement_identifier) {
+            for child in children_not(node, g.statement_identifier) {
                 self.visit(child);
             }
         } else if k == g.pair {
             // A key names nothing of its own; the value is read.
-            if let Some(value) = self.field(node, g.f_value) {
+            if let Some(value) = field(node, g.f_value) {
                 self.visit(value);
             }
-            if let Some(key) = self.field(node, g.f_key).filter(|k| self.is(*k, g.computed_property_name)) {
+            if let Some(key) = field(node, g.f_key).filter(|k| is(*k, g.computed_property_name)) {
                 self.visit(key);
             }
         } else if k == g.shorthand_property_identifier {
-            self.push_use(node, UseKind::Name, None);
+            self.b.use_name(node, UseKind::Name, None);
         } else if k == g.method_definition {
             self.callable(node);
         } else if k == g.property_identifier || k == g.private_property_identifier {
@@ -1474,36 +1276,34 @@ impl<'t> Walk<'t> {
     /// A `for`/`for…in/of`/`catch`: what its header declares binds in it.
     fn block_statement(&mut self, node: Node<'t>) {
         let g = self.g;
-        if self.is(node, g.catch_clause)
-            && let Some(parameter) = self.field(node, g.f_parameter)
+        if is(node, g.catch_clause)
+            && let Some(parameter) = field(node, g.f_parameter)
         {
             self.bind_pattern(parameter);
         }
-        if self.is(node, g.for_in_statement)
-            && self.field(node, g.f_kind).is_some()
-            && let Some(left) = self.field(node, g.f_left)
+        if is(node, g.for_in_statement)
+            && field(node, g.f_kind).is_some()
+            && let Some(left) = field(node, g.f_left)
         {
             self.bind_pattern(left);
         }
-        let skip = [
-            self.field(node, g.f_parameter),
-            if self.field(node, g.f_kind).is_some() { self.field(node, g.f_left) } else { None },
-        ];
-        for child in Self::named_children(node).filter(|c| !skip.contains(&Some(*c))) {
+        let skip =
+            [field(node, g.f_parameter), if field(node, g.f_kind).is_some() { field(node, g.f_left) } else { None }];
+        for child in named_children(node).filter(|c| !skip.contains(&Some(*c))) {
             self.visit(child);
         }
     }
 
     fn local_class(&mut self, node: Node<'t>) {
         let g = self.g;
-        for child in Self::named_children(node) {
-            if self.is(child, g.class_body) {
-                for member in Self::named_children(child) {
-                    if self.is(member, g.method_definition) { self.callable(member) } else { self.visit(member) }
+        for child in named_children(node) {
+            if is(child, g.class_body) {
+                for member in named_children(child) {
+                    if is(member, g.method_definition) { self.callable(member) } else { self.visit(member) }
                 }
-            } else if self.is(child, g.class_heritage) {
+            } else if is(child, g.class_heritage) {
                 self.heritage(child);
-            } else if Some(child) != self.field(node, g.f_name) {
+            } else if Some(child) != field(node, g.f_name) {
                 self.visit(child);
             }
         }
@@ -1511,21 +1311,19 @@ impl<'t> Walk<'t> {
 
     fn assignment(&mut self, node: Node<'t>) {
         let g = self.g;
-        let left = self.field(node, g.f_left);
+        let left = field(node, g.f_left);
         if let Some(left) = left {
             // `this.x = …` in a constructor declares field `x`.
-            if let (Some((class, class_local)), true) =
-                (self.constructor_of.clone(), self.is(left, g.member_expression))
-            {
-                let object = self.field(left, g.f_object);
-                let property = self.field(left, g.f_property);
+            if let (Some((class, class_local)), true) = (self.constructor_of.clone(), is(left, g.member_expression)) {
+                let object = field(left, g.f_object);
+                let property = field(left, g.f_property);
                 if let (Some(object), Some(property)) = (object, property)
-                    && self.is(object, g.this)
-                    && self.fields_seen.insert((class, self.text(property)))
+                    && is(object, g.this)
+                    && self.fields_seen.insert((class, self.b.text(property)))
                 {
-                    let text = self.text(property);
+                    let text = self.b.text(property);
                     let signature = format!("this.{text}");
-                    self.define(
+                    self.b.define(
                         property,
                         format!("{class_local}.{text}"),
                         DefKind::Field,
@@ -1537,13 +1335,13 @@ impl<'t> Walk<'t> {
                 } else {
                     self.visit(left);
                 }
-            } else if self.is(left, g.identifier) && self.is(node, g.assignment_expression) {
+            } else if is(left, g.identifier) && is(node, g.assignment_expression) {
                 // A plain assignment writes the name; it reads nothing.
             } else {
                 self.visit(left);
             }
         }
-        for child in Self::named_children(node).filter(|c| Some(*c) != left) {
+        for child in named_children(node).filter(|c| Some(*c) != left) {
             self.visit(child);
         }
     }
@@ -1551,22 +1349,22 @@ impl<'t> Walk<'t> {
     /// `f(…)`, `obj.m(…)`, `require('m')`, `import('m')`.
     fn call(&mut self, node: Node<'t>) {
         let g = self.g;
-        let function = self.field(node, g.f_function);
+        let function = field(node, g.f_function);
         if let Some(function) = function {
-            let is_require = self.bytes(function) == b"require" || self.is(function, g.import_kw);
+            let is_require = self.b.bytes(function) == b"require" || is(function, g.import_kw);
             if is_require
-                && let Some(argument) = self.field(node, g.f_arguments).and_then(|a| Self::named_children(a).next())
-                && self.is(argument, g.string)
+                && let Some(argument) = field(node, g.f_arguments).and_then(|a| named_children(a).next())
+                && is(argument, g.string)
             {
                 return self.module_path_uses(argument);
             }
             self.reference(function, UseKind::Call);
         }
-        if let Some(arguments) = self.field(node, g.f_type_arguments) {
+        if let Some(arguments) = field(node, g.f_type_arguments) {
             self.ty(arguments);
         }
-        if let Some(arguments) = self.field(node, g.f_arguments) {
-            if self.is(arguments, g.template_string) {
+        if let Some(arguments) = field(node, g.f_arguments) {
+            if is(arguments, g.template_string) {
                 self.template(arguments, false)
             } else {
                 self.arguments(arguments, function)
@@ -1581,16 +1379,12 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let mut error = None;
         let called = callee.and_then(|c| self.dotted(c));
-        for argument in Self::named_children(arguments) {
-            if self.is(argument, g.object) {
+        for argument in named_children(arguments) {
+            if is(argument, g.object) {
                 self.object(argument, Some(called.clone()));
-            } else if self.is(argument, g.string) || self.is(argument, g.template_string) {
+            } else if is(argument, g.string) || is(argument, g.template_string) {
                 let error = *error.get_or_insert_with(|| callee.is_some_and(|c| self.is_error_callee(c)));
-                if self.is(argument, g.string) {
-                    self.string_in(argument, error)
-                } else {
-                    self.template(argument, error)
-                }
+                if is(argument, g.string) { self.string_in(argument, error) } else { self.template(argument, error) }
             } else {
                 self.visit(argument);
             }
@@ -1602,22 +1396,22 @@ impl<'t> Walk<'t> {
     /// keys are keyword arguments of that callee.
     fn object(&mut self, object: Node<'t>, options: Option<Option<String>>) {
         let g = self.g;
-        for member in Self::named_children(object) {
+        for member in named_children(object) {
             let Some(callee) = &options else {
                 self.visit(member);
                 continue;
             };
-            if self.is(member, g.pair) {
-                if let Some(key) = self.field(member, g.f_key).filter(|k| self.is(*k, g.property_identifier)) {
-                    self.push_use(key, UseKind::KeywordArgument, callee.clone());
+            if is(member, g.pair) {
+                if let Some(key) = field(member, g.f_key).filter(|k| is(*k, g.property_identifier)) {
+                    self.b.use_name(key, UseKind::KeywordArgument, callee.clone());
                 }
-                if let Some(value) = self.field(member, g.f_value) {
+                if let Some(value) = field(member, g.f_value) {
                     self.visit(value);
                 }
-            } else if self.is(member, g.shorthand_property_identifier) {
+            } else if is(member, g.shorthand_property_identifier) {
                 // `{ timeoutMs }`: the option's name, and a read of the variable.
-                self.push_use(member, UseKind::KeywordArgument, callee.clone());
-                self.push_use(member, UseKind::Name, None);
+                self.b.use_name(member, UseKind::KeywordArgument, callee.clone());
+                self.b.use_name(member, UseKind::Name, None);
             } else {
                 self.visit(member);
             }
@@ -1629,21 +1423,21 @@ impl<'t> Walk<'t> {
     fn reference(&mut self, node: Node<'t>, kind: UseKind) {
         let g = self.g;
         self.nested(node, |s| {
-            if s.is(node, g.identifier) {
-                s.push_use(node, kind, None);
-            } else if s.is(node, g.member_expression) {
-                let object = s.field(node, g.f_object);
+            if is(node, g.identifier) {
+                s.b.use_name(node, kind, None);
+            } else if is(node, g.member_expression) {
+                let object = field(node, g.f_object);
                 if let Some(object) = object {
-                    if s.is(object, g.member_expression) {
+                    if is(object, g.member_expression) {
                         s.reference(object, UseKind::Attribute)
                     } else {
                         s.visit(object)
                     }
                 }
-                if let Some(property) = s.field(node, g.f_property) {
+                if let Some(property) = field(node, g.f_property) {
                     match object.and_then(|o| s.dotted(o)) {
-                        Some(qualifier) => s.push_use(property, kind, Some(qualifier)),
-                        None => s.push_use_bound(property, kind, None, Some(Binding::Receiver)),
+                        Some(qualifier) => s.b.use_name(property, kind, Some(qualifier)),
+                        None => s.b.use_bound(property, kind, None, Some(Binding::Receiver)),
                     }
                 }
             } else {
@@ -1656,25 +1450,25 @@ impl<'t> Walk<'t> {
     /// and its attributes are keyword arguments to it; a lower-case tag is HTML.
     fn jsx_element(&mut self, node: Node<'t>) {
         let g = self.g;
-        let name = self.field(node, g.f_name);
+        let name = field(node, g.f_name);
         let component = name.and_then(|n| {
-            let text = self.text(n);
+            let text = self.b.text(n);
             let is_component = text.starts_with(|c: char| c.is_uppercase()) || text.contains('.');
             is_component.then_some(text)
         });
         if let (Some(name), Some(_)) = (name, &component) {
             self.reference(name, UseKind::Instantiation);
         }
-        for child in Self::named_children(node) {
+        for child in named_children(node) {
             if Some(child) == name {
                 continue;
             }
-            if self.is(child, g.jsx_attribute) {
-                let mut parts = Self::named_children(child);
+            if is(child, g.jsx_attribute) {
+                let mut parts = named_children(child);
                 if let Some(key) = parts.next()
-                    && let (true, Some(component)) = (self.is(key, g.property_identifier), &component)
+                    && let (true, Some(component)) = (is(key, g.property_identifier), &component)
                 {
-                    self.push_use(key, UseKind::KeywordArgument, Some(component.clone()));
+                    self.b.use_name(key, UseKind::KeywordArgument, Some(component.clone()));
                 }
                 for value in parts {
                     self.visit(value);
@@ -1696,39 +1490,39 @@ impl<'t> Walk<'t> {
         self.nested(node, |s| {
             let k = node.kind_id();
             if k == g.type_identifier {
-                s.push_use(node, kind, None);
+                s.b.use_name(node, kind, None);
             } else if k == g.nested_type_identifier {
-                if let Some(name) = s.field(node, g.f_name) {
-                    let module = s.field(node, g.f_module);
+                if let Some(name) = field(node, g.f_name) {
+                    let module = field(node, g.f_module);
                     if let Some(module) = module {
                         s.ty_as(module, UseKind::Name);
                     }
-                    s.push_use(name, kind, module.and_then(|m| s.dotted(m)));
+                    s.b.use_name(name, kind, module.and_then(|m| s.dotted(m)));
                 }
             } else if k == g.identifier {
-                s.push_use(node, if kind == UseKind::Type { UseKind::Name } else { kind }, None);
+                s.b.use_name(node, if kind == UseKind::Type { UseKind::Name } else { kind }, None);
             } else if k == g.generic_type {
-                if let Some(name) = s.field(node, g.f_name) {
+                if let Some(name) = field(node, g.f_name) {
                     s.ty_as(name, kind);
                 }
-                if let Some(arguments) = s.field(node, g.f_type_arguments) {
+                if let Some(arguments) = field(node, g.f_type_arguments) {
                     s.ty(arguments);
                 }
             } else if k == g.object_type {
                 // An anonymous object type: its members' types.
-                for member in Self::named_children(node) {
-                    for part in Self::children_not(member, g.property_identifier) {
-                        if s.is(part, g.formal_parameters) { s.parameters(part) } else { s.ty(part) }
+                for member in named_children(node) {
+                    for part in children_not(member, g.property_identifier) {
+                        if is(part, g.formal_parameters) { s.parameters(part) } else { s.ty(part) }
                     }
                 }
             } else if k == g.formal_parameters {
                 s.parameters(node);
             } else if k == g.type_parameter {
-                if let Some(name) = s.field(node, g.f_name) {
-                    s.scopes.bind(s.bytes(name), Binding::Local);
+                if let Some(name) = field(node, g.f_name) {
+                    s.b.bind(name, Binding::Local);
                 }
-                let name = s.field(node, g.f_name);
-                for child in Self::named_children(node).filter(|c| Some(*c) != name) {
+                let name = field(node, g.f_name);
+                for child in named_children(node).filter(|c| Some(*c) != name) {
                     s.ty(child);
                 }
             } else if k == g.predefined_type
@@ -1738,7 +1532,7 @@ impl<'t> Walk<'t> {
                 || k == g.property_identifier
             {
             } else {
-                for child in Self::named_children(node) {
+                for child in named_children(node) {
                     s.ty_as(child, kind);
                 }
             }
@@ -1753,39 +1547,39 @@ impl<'t> Walk<'t> {
 
     /// A string literal; `error` when it is an error message.
     fn string_in(&mut self, node: Node<'t>, error: bool) {
-        let value = string_content(self.bytes(node));
-        self.index.strings.push(StringLiteral { value, span: span_of(node), error_context: error });
+        let value = string_content(self.b.bytes(node));
+        self.b.string(value, node, error);
     }
 
     /// A template's text, with `{}` for each substitution (which is read); `error` when it is
     /// an error message.
     fn template(&mut self, node: Node<'t>, error: bool) {
         let g = self.g;
-        let slot = self.index.strings.len();
-        self.index.strings.push(StringLiteral { value: String::new(), span: span_of(node), error_context: error });
+        let slot = self.b.index.strings.len();
+        self.b.string(String::new(), node, error);
         let mut value = String::new();
         let mut at = node.start_byte() + 1;
-        for child in Self::named_children(node) {
-            value.push_str(&String::from_utf8_lossy(self.src.get(at..child.start_byte()).unwrap_or_default()));
+        for child in named_children(node) {
+            value.push_str(&String::from_utf8_lossy(self.b.src.get(at..child.start_byte()).unwrap_or_default()));
             at = child.end_byte();
-            if self.is(child, g.template_substitution) {
+            if is(child, g.template_substitution) {
                 value.push_str("{}");
                 self.visit_children(child);
             } else {
-                value.push_str(&self.text(child));
+                value.push_str(&self.b.text(child));
             }
         }
         value.push_str(&String::from_utf8_lossy(
-            self.src.get(at..node.end_byte().saturating_sub(1)).unwrap_or_default(),
+            self.b.src.get(at..node.end_byte().saturating_sub(1)).unwrap_or_default(),
         ));
-        self.index.strings[slot].value = value;
+        self.b.index.strings[slot].value = value;
     }
 
     /// Whether a callee makes its string arguments error messages: `new …Error(…)`, or a
     /// matcher such as `toThrow`/`rejects.toThrow`/`assert.throws`. (Read from the callee as the
     /// arguments are walked: asking a string for its parent would descend from the root.)
     fn is_error_callee(&self, callee: Node<'t>) -> bool {
-        let name = self.text(callee);
+        let name = self.b.text(callee);
         let last = name.rsplit('.').next().unwrap_or(&name);
         last.ends_with("Error")
             || matches!(last, "toThrow" | "toThrowError" | "throws" | "rejects" | "toThrowErrorMatchingSnapshot")
@@ -1793,54 +1587,9 @@ impl<'t> Walk<'t> {
     }
 }
 
-/// The named children of a node. An error-free tree hangs a long list of children off balanced
-/// hidden nodes, so reaching one by index is cheap; an ERROR node's children are flat, and
-/// reaching each of n by index (`named_child(i)` counts from the first) would cost O(n²). Past
-/// [`INDEXED_CHILDREN`] children a cursor steps through them instead.
-enum Children<'t> {
-    Indexed { node: Node<'t>, next: u32, count: u32 },
-    Cursor { cursor: TreeCursor<'t>, started: bool },
-}
-
-impl<'t> Children<'t> {
-    fn of(node: Node<'t>) -> Children<'t> {
-        let count = node.named_child_count() as u32;
-        if count > INDEXED_CHILDREN {
-            Children::Cursor { cursor: node.walk(), started: false }
-        } else {
-            Children::Indexed { node, next: 0, count }
-        }
-    }
-}
-
-impl<'t> Iterator for Children<'t> {
-    type Item = Node<'t>;
-
-    fn next(&mut self) -> Option<Node<'t>> {
-        match self {
-            Children::Indexed { node, next, count } => {
-                while *next < *count {
-                    let i = *next;
-                    *next += 1;
-                    if let Some(child) = node.named_child(i) {
-                        return Some(child);
-                    }
-                }
-                None
-            }
-            Children::Cursor { cursor, started } => loop {
-                let moved = if *started { cursor.goto_next_sibling() } else { cursor.goto_first_child() };
-                *started = true;
-                if !moved {
-                    return None;
-                }
-                let node = cursor.node();
-                if node.is_named() {
-                    return Some(node);
-                }
-            },
-        }
-    }
+/// The named children of `node` of any kind but `kind`.
+fn children_not(node: Node<'_>, kind: u16) -> impl Iterator<Item = Node<'_>> {
+    named_children(node).filter(move |c| kind == 0 || c.kind_id() != kind)
 }
 
 /// A member's name as code spells it: quotes removed from `'key'`.
@@ -1850,8 +1599,5 @@ fn member_name(text: &str) -> String {
 
 /// A string literal's content: quotes removed, escapes left as written.
 fn string_content(literal: &[u8]) -> String {
-    let text = String::from_utf8_lossy(literal);
-    let inner = text.strip_prefix(['"', '\'', '`']).unwrap_or(&text);
-    let inner = inner.strip_suffix(['"', '\'', '`']).unwrap_or(inner);
-    inner.to_owned()
+    unquote(literal, &['"', '\'', '`'])
 }

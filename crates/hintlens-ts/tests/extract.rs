@@ -1,19 +1,8 @@
 //! What one TypeScript or JavaScript file defines and uses, as snapshots of the index's dump.
 
 use hintlens_syntax::{DefKind, Frontend};
+use hintlens_tree::check_extraction as check;
 use hintlens_ts::Script;
-
-macro_rules! check {
-    ($name:ident, $frontend:expr, $src:expr) => {
-        #[test]
-        fn $name() {
-            let src: &str = $src;
-            insta::with_settings!({ description => src, omit_expression => true }, {
-                insta::assert_snapshot!($frontend.extract(src.as_bytes()).dump());
-            });
-        }
-    };
-}
 
 check!(
     typescript_declarations,

@@ -1,21 +1,15 @@
 use hintlens_python::Python;
 use hintlens_syntax::{FileIndex, Frontend};
 
+#[allow(dead_code)]
 pub fn extract(src: &str) -> FileIndex {
     Python.extract(src.as_bytes())
 }
 
-/// Snapshots the dump of `src`, with the source itself as the snapshot's description so that
-/// each `.snap` file can be reviewed on its own.
+/// Snapshots the dump of the Python source `src` ([`hintlens_tree::check_extraction`]).
 #[macro_export]
 macro_rules! check {
     ($name:ident, $src:expr) => {
-        #[test]
-        fn $name() {
-            let src: &str = $src;
-            insta::with_settings!({ description => src, omit_expression => true }, {
-                insta::assert_snapshot!(common::extract(src).dump());
-            });
-        }
+        hintlens_tree::check_extraction!($name, hintlens_python::Python, $src);
     };
 }

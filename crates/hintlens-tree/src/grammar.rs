@@ -1,0 +1,127 @@
+//! A grammar's node kinds and fields as the small integers a walk compares, resolved once by
+//! name: a walk never matches on kind names at run time, and a name the grammar lacks is
+//! caught when the table is built (or, where a frontend serves several grammars that differ,
+//! is id 0, which no node has).
+
+use std::num::NonZeroU16;
+use tree_sitter::{Language, Node};
+
+/// Looks up a grammar's kind and field ids by name.
+pub struct Ids<'l> {
+    language: &'l Language,
+    /// The grammar's name, for the message when a name is missing; `None`: a missing name is
+    /// id 0.
+    strict: Option<&'static str>,
+}
+
+impl<'l> Ids<'l> {
+    /// Ids of a grammar that has every name asked for: a missing one panics, since a walk
+    /// reading a kind its grammar lacks is a bug to catch at the first parse (each frontend's
+    /// tests build its tables).
+    pub fn new(language: &'l Language, grammar: &'static str) -> Ids<'l> {
+        Ids { language, strict: Some(grammar) }
+    }
+
+    /// Ids of one of several grammars a walk serves (TypeScript's, TSX's, JavaScript's): a
+    /// name this one lacks is id 0, which no node or field has, so comparing with it is false.
+    pub fn lenient(language: &'l Language) -> Ids<'l> {
+        Ids { language, strict: None }
+    }
+
+    /// The id of the named node kind `name`.
+    pub fn kind(&self, name: &str) -> u16 {
+        let id = self.language.id_for_node_kind(name, true);
+        if let Some(grammar) = self.strict {
+            assert_ne!(id, 0, "{grammar} has no node kind `{name}`");
+        }
+        id
+    }
+
+    /// The id of the field `name`.
+    pub fn field(&self, name: &str) -> u16 {
+        let id = self.language.field_id_for_name(name).map_or(0, NonZeroU16::get);
+        if let Some(grammar) = self.strict {
+            assert_ne!(id, 0, "{grammar} has no field `{name}`");
+        }
+        id
+    }
+}
+
+/// A table of a grammar's kind and field ids, as a struct of `u16` fields the walk reads
+/// (`g.identifier`, `g.f_name`), resolved by name with [`Ids`]:
+///
+/// ```ignore
+/// hintlens_tree::grammar_ids! {
+///     pub(crate) struct Grammar {
+///         kinds { identifier = "identifier", call = "call_expression" }
+///         fields { f_name = "name" }
+///     }
+/// }
+/// let g = Grammar::resolve(&Ids::new(&language, "tree-sitter-go"));
+/// ```
+#[macro_export]
+macro_rules! grammar_ids {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident {
+        kinds { $($kind:ident = $kname:literal),* $(,)? }
+        fields { $($field:ident = $fname:literal),* $(,)? }
+    }) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $(pub $kind: u16,)*
+            $(pub $field: u16,)*
+        }
+
+        impl $name {
+            /// The names of the kinds the table holds, in its order.
+            #[allow(dead_code)]
+            $vis const KIND_NAMES: &'static [&'static str] = &[$($kname),*];
+
+            $vis fn resolve(ids: &$crate::Ids) -> $name {
+                $name { $($kind: ids.kind($kname),)* $($field: ids.field($fname),)* }
+            }
+        }
+    };
+}
+
+/// Each node kind of a grammar mapped to a frontend's own enumeration of the kinds it tells
+/// apart, so that a walk matches on `K::Identifier` at the cost of one load per node.
+pub struct KindTable<K: Copy> {
+    kinds: Box<[K]>,
+    other: K,
+    error: K,
+}
+
+/// The id of ERROR nodes, outside every grammar's own kinds.
+const ERROR: u16 = u16::MAX;
+
+impl<K: Copy> KindTable<K> {
+    /// `classify(name, named)` gives each kind of `language` (by its name and whether it is
+    /// named) its value; ERROR nodes are `error`, any other id outside the grammar's kinds
+    /// `other`.
+    pub fn new(language: &Language, other: K, error: K, classify: impl Fn(&str, bool) -> K) -> KindTable<K> {
+        let kinds = (0..language.node_kind_count())
+            .map(|id| {
+                let id = id as u16;
+                match language.node_kind_for_id(id) {
+                    Some(name) => classify(name, language.node_kind_is_named(id)),
+                    None => other,
+                }
+            })
+            .collect();
+        KindTable { kinds, other, error }
+    }
+
+    #[inline]
+    pub fn of(&self, node: Node) -> K {
+        self.of_id(node.kind_id())
+    }
+
+    #[inline]
+    pub fn of_id(&self, id: u16) -> K {
+        match self.kinds.get(usize::from(id)) {
+            Some(&kind) => kind,
+            None if id == ERROR => self.error,
+            None => self.other,
+        }
+    }
+}
