@@ -38,12 +38,12 @@ pub fn changes_between(
             Some(old) if old.id == new.id && old.mode == new.mode => continue,
             // Git records a file becoming a symlink (or back) as a deletion plus a creation; the
             // creation describes the result.
-            Some(old) if (old.mode == Mode::Symlink) != (new.mode == Mode::Symlink) => added(new, source)?,
+            Some(old) if (old.mode == Mode::Symlink) != (new.mode == Mode::Symlink) => added(path, new, source)?,
             // A mode change alone adds no lines.
             Some(old) if old.id == new.id => modified(),
             Some(old) => {
                 let (old, new) = (old.read(source)?, new.read(source)?);
-                if is_binary(&old) || is_binary(&new) {
+                if is_binary(path, &old) || is_binary(path, &new) {
                     FileChange { binary: true, ..modified() }
                 } else {
                     FileChange { added_lines: added_lines(&old, &new), ..modified() }
@@ -51,7 +51,7 @@ pub fn changes_between(
             }
             None => match deleted.get_mut(&new.id).and_then(Vec::pop) {
                 Some(old_path) => FileChange { status: FileStatus::Renamed, old_path: Some(old_path), ..modified() },
-                None => added(new, source)?,
+                None => added(path, new, source)?,
             },
         };
         files.insert(path.to_owned(), change);
@@ -67,18 +67,20 @@ fn modified() -> FileChange {
     FileChange { status: FileStatus::Modified, old_path: None, added_lines: Vec::new(), binary: false }
 }
 
-fn added(entry: &Entry, source: &dyn BlobSource) -> Result<FileChange, Error> {
+fn added(path: &str, entry: &Entry, source: &dyn BlobSource) -> Result<FileChange, Error> {
     let content = entry.read(source)?;
-    if is_binary(&content) {
+    if is_binary(path, &content) {
         return Ok(FileChange { status: FileStatus::Added, binary: true, ..modified() });
     }
     let lines = lines(&content).len() as u32;
     Ok(FileChange { status: FileStatus::Added, added_lines: (0..lines).collect(), ..modified() })
 }
 
-/// Git's test: a NUL byte in the first 8000 bytes. Binary files have no lines to report.
-fn is_binary(content: &[u8]) -> bool {
-    content[..content.len().min(8000)].contains(&0)
+/// Git's test (a NUL byte in the first 8000 bytes), except for source files: a NUL byte in one is
+/// a syntax error the frontends read past, and its lines are still the change (a test file
+/// taken for binary would add no uses). Binary files have no lines to report.
+fn is_binary(path: &str, content: &[u8]) -> bool {
+    crate::source_extension(path).is_none() && content[..content.len().min(8000)].contains(&0)
 }
 
 /// Zero-based, ascending numbers of the lines of `new` that a line diff from `old` adds
