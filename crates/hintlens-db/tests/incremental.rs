@@ -175,11 +175,8 @@ fn directory_files_naming_every_part_of_a_name_are_the_only_ones_parsed() {
 struct Recording(Arc<Mutex<Vec<(String, bool)>>>);
 
 impl hintlens_syntax::Frontend for Recording {
-    fn language(&self) -> &'static str {
-        "python"
-    }
-    fn claims(&self, path: &str) -> bool {
-        path.ends_with(".py")
+    fn spec(&self) -> &'static hintlens_syntax::LanguageSpec {
+        hintlens_python::Python.spec()
     }
     fn extract_reusing(
         &self,

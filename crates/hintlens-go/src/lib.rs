@@ -32,20 +32,51 @@
 mod gomod;
 mod walk;
 
+use hintlens_syntax::lexical::{Backtick, CStyle, Dialect};
 use hintlens_syntax::reuse::{Earlier, Parse};
-use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, ModuleDefinition, UseKind};
+use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition, UseKind};
 
 /// The Go [`Frontend`]: claims `*.go` files.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Go;
 
-impl Frontend for Go {
-    fn language(&self) -> &'static str {
-        "go"
-    }
+static SPEC: LanguageSpec = LanguageSpec {
+    name: "go",
+    extensions: &[".go"],
+    keywords: &[
+        "break",
+        "case",
+        "chan",
+        "const",
+        "continue",
+        "default",
+        "defer",
+        "else",
+        "fallthrough",
+        "for",
+        "func",
+        "go",
+        "goto",
+        "if",
+        "import",
+        "interface",
+        "map",
+        "package",
+        "range",
+        "return",
+        "select",
+        "struct",
+        "switch",
+        "type",
+        "var",
+    ],
+    lexical: Dialect::C(CStyle { backtick: Backtick::Raw, ..CStyle::PLAIN }),
+    test_patterns: &["*_test.go", "testdata/"],
+};
 
-    fn claims(&self, path: &str) -> bool {
-        path.ends_with(".go") || is_go_mod(path)
+impl Frontend for Go {
+    fn spec(&self) -> &'static LanguageSpec {
+        &SPEC
     }
 
     fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
@@ -102,10 +133,6 @@ impl Frontend for Go {
         Some(format!("{}:{}", directory(path), index.package.as_deref().unwrap_or_default()))
     }
 
-    fn test_patterns(&self) -> &'static [&'static str] {
-        &["*_test.go", "testdata/"]
-    }
-
     /// A `go.mod`'s module path.
     fn is_manifest(&self, path: &str) -> bool {
         is_go_mod(path)
@@ -135,43 +162,6 @@ impl Frontend for Go {
             _ => dir.rsplit('/').next().unwrap_or(dir).to_owned(),
         };
         ModuleDefinition { name, kind: DefKind::Package, path: dir.to_owned() }
-    }
-
-    fn keywords(&self) -> &'static [&'static str] {
-        &[
-            "break",
-            "case",
-            "chan",
-            "const",
-            "continue",
-            "default",
-            "defer",
-            "else",
-            "fallthrough",
-            "for",
-            "func",
-            "go",
-            "goto",
-            "if",
-            "import",
-            "interface",
-            "map",
-            "package",
-            "range",
-            "return",
-            "select",
-            "struct",
-            "switch",
-            "type",
-            "var",
-        ]
-    }
-
-    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
-        hintlens_syntax::lexical::Dialect::C(hintlens_syntax::lexical::CStyle {
-            backtick: hintlens_syntax::lexical::Backtick::Raw,
-            ..Default::default()
-        })
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {

@@ -11,8 +11,7 @@
 use crate::package_name_of;
 use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, quoted_path_components};
-use hintlens_tree::{Builder, Conventions, Ids, Link, TreeWalk, field, fields, named_children, unquote};
-use std::sync::OnceLock;
+use hintlens_tree::{Builder, Conventions, Link, TreeWalk, field, fields, named_children, unquote};
 use tree_sitter::{Node, Tree};
 
 /// Longest chain of names (`a.b.c`) or of nested container types read as one.
@@ -59,6 +58,66 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
 
     fn builder(&mut self) -> &mut Builder<'t> {
         &mut self.b
+    }
+
+    fn visit_kind(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.identifier {
+            self.b.use_name(node, UseKind::Name, None);
+        } else if k == g.comment {
+        } else if k == g.call_expression {
+            self.call(node);
+        } else if k == g.binary_expression {
+            self.binary(node);
+        } else if k == g.selector_expression {
+            self.selector(node, UseKind::Attribute);
+        } else if k == g.composite_literal {
+            self.composite_literal(node);
+        } else if k == g.func_literal {
+            self.callable(node, None);
+        } else if k == g.short_var_declaration || k == g.range_clause {
+            self.binding_statement(node);
+        } else if k == g.type_switch_statement {
+            self.type_switch(node);
+        } else if k == g.type_case {
+            let types = fields(node, g.f_type);
+            for child in named_children(node) {
+                if types.contains(&child) { self.ty(child) } else { self.visit(child) }
+            }
+        } else if k == g.type_assertion_expression || k == g.type_conversion_expression {
+            self.visit_field(node, g.f_operand);
+            self.with(field(node, g.f_type), Self::ty);
+        } else if k == g.interpreted_string_literal || k == g.raw_string_literal {
+            self.string(node);
+        } else if k == g.labeled_statement {
+            for child in named_children(node).filter(|c| c.kind_id() != g.label_name) {
+                self.visit(child);
+            }
+        } else if k == g.label_name || k == g.field_identifier || k == g.package_identifier {
+        } else if k == g.type_identifier || k == g.qualified_type || k == g.generic_type || k == g.pointer_type {
+            self.ty(node);
+        } else if k == g.function_declaration
+            || k == g.method_declaration
+            || k == g.type_declaration
+            || k == g.const_declaration
+            || k == g.var_declaration
+        {
+            self.declaration_or_statement(node, None);
+        } else if k == g.block
+            || k == g.if_statement
+            || k == g.for_statement
+            || k == g.expression_switch_statement
+            || k == g.expression_case
+            || k == g.default_case
+            || k == g.communication_case
+        {
+            // Go scopes are blocks (an `if`'s or `for`'s header included): a name declared in
+            // one is not bound around it.
+            self.in_scope(ScopeKind::Function, |s| s.visit_children(node));
+        } else {
+            self.visit_children(node);
+        }
     }
 }
 
@@ -278,9 +337,7 @@ impl<'t> Walk<'t> {
             for part in parts.into_iter().flatten() {
                 s.parameters(part);
             }
-            if let Some(body) = field(node, g.f_body) {
-                s.visit(body);
-            }
+            s.visit_field(node, g.f_body);
             s.in_body = was_in_body;
         });
     }
@@ -301,9 +358,7 @@ impl<'t> Walk<'t> {
                 for name in fields(param, g.f_name) {
                     self.b.bind(name, Binding::Local);
                 }
-                if let Some(ty) = field(param, g.f_type) {
-                    self.ty(ty);
-                }
+                self.with(field(param, g.f_type), Self::ty);
             } else if pk != g.comment {
                 self.ty(param);
             }
@@ -456,86 +511,10 @@ impl<'t> Walk<'t> {
         if let Some(ty) = ty {
             self.ty(ty);
         }
-        if let Some(value) = field(spec, g.f_value) {
-            self.visit(value);
-        }
+        self.visit_field(spec, g.f_value);
     }
 
     // ----- statements and expressions -----
-
-    fn visit(&mut self, node: Node<'t>) {
-        self.nested(node, |s| s.visit_kind(node));
-    }
-
-    fn visit_children(&mut self, node: Node<'t>) {
-        for child in named_children(node) {
-            self.visit(child);
-        }
-    }
-
-    fn visit_kind(&mut self, node: Node<'t>) {
-        let g = self.g;
-        let k = node.kind_id();
-        if k == g.identifier {
-            self.b.use_name(node, UseKind::Name, None);
-        } else if k == g.comment {
-        } else if k == g.call_expression {
-            self.call(node);
-        } else if k == g.binary_expression {
-            self.binary(node);
-        } else if k == g.selector_expression {
-            self.selector(node, UseKind::Attribute);
-        } else if k == g.composite_literal {
-            self.composite_literal(node);
-        } else if k == g.func_literal {
-            self.callable(node, None);
-        } else if k == g.short_var_declaration || k == g.range_clause {
-            self.binding_statement(node);
-        } else if k == g.type_switch_statement {
-            self.type_switch(node);
-        } else if k == g.type_case {
-            let types = fields(node, g.f_type);
-            for child in named_children(node) {
-                if types.contains(&child) { self.ty(child) } else { self.visit(child) }
-            }
-        } else if k == g.type_assertion_expression || k == g.type_conversion_expression {
-            if let Some(operand) = field(node, g.f_operand) {
-                self.visit(operand);
-            }
-            if let Some(ty) = field(node, g.f_type) {
-                self.ty(ty);
-            }
-        } else if k == g.interpreted_string_literal || k == g.raw_string_literal {
-            self.string(node);
-        } else if k == g.labeled_statement {
-            for child in named_children(node).filter(|c| c.kind_id() != g.label_name) {
-                self.visit(child);
-            }
-        } else if k == g.label_name || k == g.field_identifier || k == g.package_identifier {
-        } else if k == g.type_identifier || k == g.qualified_type || k == g.generic_type || k == g.pointer_type {
-            self.ty(node);
-        } else if k == g.function_declaration
-            || k == g.method_declaration
-            || k == g.type_declaration
-            || k == g.const_declaration
-            || k == g.var_declaration
-        {
-            self.declaration_or_statement(node, None);
-        } else if k == g.block
-            || k == g.if_statement
-            || k == g.for_statement
-            || k == g.expression_switch_statement
-            || k == g.expression_case
-            || k == g.default_case
-            || k == g.communication_case
-        {
-            // Go scopes are blocks (an `if`'s or `for`'s header included): a name declared in
-            // one is not bound around it.
-            self.in_scope(ScopeKind::Function, |s| s.visit_children(node));
-        } else {
-            self.visit_children(node);
-        }
-    }
 
     /// `a + b + c` nests to the left as deep as it is long (generated code concatenates
     /// hundreds of strings so): its left spine is read in a loop, each right operand after the
@@ -552,9 +531,7 @@ impl<'t> Walk<'t> {
             self.visit(l);
         }
         for b in spine.iter().rev() {
-            if let Some(right) = field(*b, g.f_right) {
-                self.visit(right);
-            }
+            self.visit_field(*b, g.f_right);
         }
     }
 
@@ -573,9 +550,7 @@ impl<'t> Walk<'t> {
                 self.visit(function);
             }
         }
-        if let Some(type_arguments) = field(node, g.f_type_arguments) {
-            self.ty(type_arguments);
-        }
+        self.with(field(node, g.f_type_arguments), Self::ty);
         if let Some(arguments) = field(node, g.f_arguments) {
             let expected = function.and_then(|f| self.mocked_method_argument(f));
             self.error_args += u32::from(error);
@@ -869,9 +844,7 @@ impl<'t> Walk<'t> {
                 if let Some(base) = field(node, g.f_type) {
                     s.ty_as(base, kind);
                 }
-                if let Some(arguments) = field(node, g.f_type_arguments) {
-                    s.ty(arguments);
-                }
+                s.with(field(node, g.f_type_arguments), Self::ty);
             } else if k == g.struct_type || k == g.interface_type {
                 // An anonymous struct or interface: its members' types are uses.
                 s.members(Some(node), None, None);
@@ -905,7 +878,7 @@ fn string_content(literal: &[u8]) -> String {
 
 hintlens_tree::grammar_ids! {
     /// Numeric kind and field ids of tree-sitter-go, resolved once per process.
-    struct Grammar {
+    struct Grammar as grammar(tree_sitter_go::LANGUAGE, "tree-sitter-go") {
         kinds {
             identifier = "identifier",
             type_identifier = "type_identifier",
@@ -992,9 +965,4 @@ hintlens_tree::grammar_ids! {
             f_alias = "alias",
         }
     }
-}
-
-fn grammar() -> &'static Grammar {
-    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
-    GRAMMAR.get_or_init(|| Grammar::resolve(&Ids::new(&tree_sitter_go::LANGUAGE.into(), "tree-sitter-go")))
 }

@@ -34,20 +34,79 @@ mod grammar;
 mod text;
 mod walk;
 
+use hintlens_syntax::lexical::{CStyle, Dialect};
 use hintlens_syntax::reuse::{Earlier, Parse};
-use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, UseKind};
+use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
 use tree_sitter::Tree;
 
 /// The Java [`Frontend`]: claims `*.java` files.
 pub struct Java;
 
-impl Frontend for Java {
-    fn language(&self) -> &'static str {
-        "java"
-    }
+static SPEC: LanguageSpec = LanguageSpec {
+    name: "java",
+    extensions: &[".java"],
+    keywords: &[
+        "abstract",
+        "assert",
+        "boolean",
+        "break",
+        "byte",
+        "case",
+        "catch",
+        "char",
+        "class",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extends",
+        "false",
+        "final",
+        "finally",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "implements",
+        "import",
+        "instanceof",
+        "int",
+        "interface",
+        "long",
+        "native",
+        "new",
+        "null",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "return",
+        "short",
+        "static",
+        "strictfp",
+        "super",
+        "switch",
+        "synchronized",
+        "this",
+        "throw",
+        "throws",
+        "transient",
+        "true",
+        "try",
+        "void",
+        "volatile",
+        "while",
+    ],
+    lexical: Dialect::C(CStyle { text_blocks: true, ..CStyle::PLAIN }),
+    test_patterns: &["src/test/", "*Test.java", "*Tests.java", "*IT.java"],
+};
 
-    fn claims(&self, path: &str) -> bool {
-        path.ends_with(".java")
+impl Frontend for Java {
+    fn spec(&self) -> &'static LanguageSpec {
+        &SPEC
     }
 
     fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
@@ -108,75 +167,6 @@ impl Frontend for Java {
     /// `import a.B;` lets the importing file write `B`; it adds nothing to the file's class.
     fn imports_are_members(&self) -> bool {
         false
-    }
-
-    fn test_patterns(&self) -> &'static [&'static str] {
-        &["src/test/", "*Test.java", "*Tests.java", "*IT.java"]
-    }
-
-    fn keywords(&self) -> &'static [&'static str] {
-        &[
-            "abstract",
-            "assert",
-            "boolean",
-            "break",
-            "byte",
-            "case",
-            "catch",
-            "char",
-            "class",
-            "const",
-            "continue",
-            "default",
-            "do",
-            "double",
-            "else",
-            "enum",
-            "extends",
-            "false",
-            "final",
-            "finally",
-            "float",
-            "for",
-            "goto",
-            "if",
-            "implements",
-            "import",
-            "instanceof",
-            "int",
-            "interface",
-            "long",
-            "native",
-            "new",
-            "null",
-            "package",
-            "private",
-            "protected",
-            "public",
-            "return",
-            "short",
-            "static",
-            "strictfp",
-            "super",
-            "switch",
-            "synchronized",
-            "this",
-            "throw",
-            "throws",
-            "transient",
-            "true",
-            "try",
-            "void",
-            "volatile",
-            "while",
-        ]
-    }
-
-    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
-        hintlens_syntax::lexical::Dialect::C(hintlens_syntax::lexical::CStyle {
-            text_blocks: true,
-            ..Default::default()
-        })
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {

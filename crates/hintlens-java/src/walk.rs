@@ -17,7 +17,7 @@ use hintlens_syntax::{
     Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, UseKind,
     flatten_whitespace, line_around, reads_exception_message, span,
 };
-use hintlens_tree::{Builder, Conventions, span_of, syntax_error};
+use hintlens_tree::{Builder, Conventions, opens_bracket_around, span_of, syntax_error};
 use std::borrow::Cow;
 use std::num::NonZeroU16;
 use std::ops::Range;
@@ -1176,26 +1176,6 @@ fn declares_by_name(kind: K) -> bool {
             | K::FormalParameter
             | K::LocalBinder
     )
-}
-
-/// Whether one of `node`'s own bracket tokens is open at byte `at`.
-fn opens_bracket_around(node: Node, at: usize) -> bool {
-    let mut depth = 0i32;
-    for i in 0..node.child_count() {
-        let Some(child) = node.child(i) else { break };
-        if child.start_byte() >= at {
-            break;
-        }
-        if child.is_named() {
-            continue;
-        }
-        match child.kind() {
-            "(" | "[" | "{" => depth += 1,
-            ")" | "]" | "}" => depth -= 1,
-            _ => {}
-        }
-    }
-    depth > 0
 }
 
 fn has_pair(a: u8, b: u8, text: &[u8]) -> bool {

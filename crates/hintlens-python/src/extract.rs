@@ -12,7 +12,7 @@ use hintlens_syntax::{
     Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, StringLiteral, UseKind, flatten_whitespace,
     line_around, reads_exception_message,
 };
-use hintlens_tree::{Builder, Conventions, TreeWalk, preorder, span_of};
+use hintlens_tree::{Builder, Conventions, TreeWalk, opens_bracket_around, preorder, span_of};
 use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
 
@@ -111,6 +111,109 @@ struct Walk<'t> {
 impl<'t> TreeWalk<'t> for Walk<'t> {
     fn builder(&mut self) -> &mut Builder<'t> {
         &mut self.b
+    }
+
+    fn visit_kind(&mut self, node: Node<'t>) {
+        let f = &self.g.fields;
+        match self.kind(node) {
+            Kind::Identifier => self.push_use(node, UseKind::Name, None),
+            Kind::Attribute => self.reference(node, UseKind::Attribute),
+            Kind::Call => self.call(node, UseKind::Call),
+            Kind::String => self.string(node, true),
+            Kind::RaiseStatement => {
+                // `raise E(…)`, also as in `raise E(…).with_traceback(tb)`: the call of a name
+                // chain the statement starts with (the exception raised, not its `from` cause).
+                let mut target = (0..node.named_child_count() as u32)
+                    .filter_map(|i| node.named_child(i))
+                    .find(|c| !self.skipped(*c));
+                let mut raised = None;
+                while let Some(t) = target {
+                    target = match self.kind(t) {
+                        Kind::Call => {
+                            let function = t.child_by_field_id(f.function);
+                            if function.is_some_and(|f| self.dotted(f).is_some()) {
+                                raised = Some(t.id());
+                                break;
+                            }
+                            function
+                        }
+                        Kind::Attribute => t.child_by_field_id(f.object),
+                        _ => None,
+                    };
+                }
+                let outer = std::mem::replace(&mut self.raised, raised);
+                self.each_child(node, |s, child| s.visit(child));
+                self.raised = outer;
+            }
+            Kind::Type => self.ty(node),
+            Kind::Assignment => self.assignment(node),
+            Kind::FunctionDefinition => self.function(node, node, false),
+            Kind::ClassDefinition => self.class(node, node),
+            Kind::DecoratedDefinition => self.decorated(node),
+            Kind::ForStatement | Kind::ForInClause => {
+                let [left] = self.fields(node, [f.left]);
+                self.each_child(node, |s, child| {
+                    if Some(child) == left {
+                        s.target(child, Target::Bind);
+                    } else {
+                        s.visit(child);
+                    }
+                });
+            }
+            Kind::ExceptClause | Kind::AsPattern => {
+                let [alias] = self.fields(node, [f.alias]);
+                self.each_child(node, |s, child| {
+                    if Some(child) == alias {
+                        s.target(child, Target::Bind);
+                    } else {
+                        s.visit(child);
+                    }
+                });
+            }
+            Kind::NamedExpression => {
+                let [name] = self.fields(node, [f.name]);
+                self.each_child(node, |s, child| {
+                    if Some(child) == name {
+                        s.b.scopes.bind_walrus(s.b.bytes(child));
+                    } else {
+                        s.visit(child);
+                    }
+                });
+            }
+            Kind::ListComprehension
+            | Kind::SetComprehension
+            | Kind::DictionaryComprehension
+            | Kind::GeneratorExpression => {
+                self.in_scope(ScopeKind::Comprehension, |s| {
+                    s.each_child(node, |s, child| s.visit(child));
+                });
+            }
+            Kind::AugmentedAssignment => {
+                // `x += 1` reads `x` and makes it a local of the scope.
+                let [left] = self.fields(node, [f.left]);
+                if let Some(left) = left.filter(|l| self.kind(*l) == Kind::Identifier) {
+                    self.b.bind(left, Binding::Local);
+                }
+                self.each_child(node, |s, child| s.visit(child));
+            }
+            Kind::Lambda => self.lambda(node),
+            Kind::CaseClause => self.each_child(node, |s, child| {
+                if s.kind(child) == Kind::CasePattern {
+                    s.pattern(child);
+                } else {
+                    s.visit(child);
+                }
+            }),
+            Kind::ImportStatement => self.import(node),
+            Kind::ImportFromStatement | Kind::FutureImportStatement => self.import_from(node),
+            Kind::TypeAliasStatement => self.type_alias(node),
+            Kind::GlobalStatement | Kind::NonlocalStatement => self.each_child(node, |s, name| {
+                if s.kind(name) == Kind::Identifier {
+                    s.b.scopes.declare_outer(s.b.bytes(name));
+                }
+            }),
+            _ => self.each_child(node, |s, child| s.visit(child)),
+        }
     }
 
     /// The context-free fallback for over-deep subtrees: identifiers are plain name uses, and
@@ -274,113 +377,6 @@ impl<'t> Walk<'t> {
             s.visit(statement);
         });
         doc.filter(|d| !d.is_empty())
-    }
-
-    fn visit(&mut self, node: Node<'t>) {
-        self.nested(node, |s| s.visit_kind(node));
-    }
-
-    fn visit_kind(&mut self, node: Node<'t>) {
-        let f = &self.g.fields;
-        match self.kind(node) {
-            Kind::Identifier => self.push_use(node, UseKind::Name, None),
-            Kind::Attribute => self.reference(node, UseKind::Attribute),
-            Kind::Call => self.call(node, UseKind::Call),
-            Kind::String => self.string(node, true),
-            Kind::RaiseStatement => {
-                // `raise E(…)`, also as in `raise E(…).with_traceback(tb)`: the call of a name
-                // chain the statement starts with (the exception raised, not its `from` cause).
-                let mut target = (0..node.named_child_count() as u32)
-                    .filter_map(|i| node.named_child(i))
-                    .find(|c| !self.skipped(*c));
-                let mut raised = None;
-                while let Some(t) = target {
-                    target = match self.kind(t) {
-                        Kind::Call => {
-                            let function = t.child_by_field_id(f.function);
-                            if function.is_some_and(|f| self.dotted(f).is_some()) {
-                                raised = Some(t.id());
-                                break;
-                            }
-                            function
-                        }
-                        Kind::Attribute => t.child_by_field_id(f.object),
-                        _ => None,
-                    };
-                }
-                let outer = std::mem::replace(&mut self.raised, raised);
-                self.each_child(node, |s, child| s.visit(child));
-                self.raised = outer;
-            }
-            Kind::Type => self.ty(node),
-            Kind::Assignment => self.assignment(node),
-            Kind::FunctionDefinition => self.function(node, node, false),
-            Kind::ClassDefinition => self.class(node, node),
-            Kind::DecoratedDefinition => self.decorated(node),
-            Kind::ForStatement | Kind::ForInClause => {
-                let [left] = self.fields(node, [f.left]);
-                self.each_child(node, |s, child| {
-                    if Some(child) == left {
-                        s.target(child, Target::Bind);
-                    } else {
-                        s.visit(child);
-                    }
-                });
-            }
-            Kind::ExceptClause | Kind::AsPattern => {
-                let [alias] = self.fields(node, [f.alias]);
-                self.each_child(node, |s, child| {
-                    if Some(child) == alias {
-                        s.target(child, Target::Bind);
-                    } else {
-                        s.visit(child);
-                    }
-                });
-            }
-            Kind::NamedExpression => {
-                let [name] = self.fields(node, [f.name]);
-                self.each_child(node, |s, child| {
-                    if Some(child) == name {
-                        s.b.scopes.bind_walrus(s.b.bytes(child));
-                    } else {
-                        s.visit(child);
-                    }
-                });
-            }
-            Kind::ListComprehension
-            | Kind::SetComprehension
-            | Kind::DictionaryComprehension
-            | Kind::GeneratorExpression => {
-                self.in_scope(ScopeKind::Comprehension, |s| {
-                    s.each_child(node, |s, child| s.visit(child));
-                });
-            }
-            Kind::AugmentedAssignment => {
-                // `x += 1` reads `x` and makes it a local of the scope.
-                let [left] = self.fields(node, [f.left]);
-                if let Some(left) = left.filter(|l| self.kind(*l) == Kind::Identifier) {
-                    self.b.bind(left, Binding::Local);
-                }
-                self.each_child(node, |s, child| s.visit(child));
-            }
-            Kind::Lambda => self.lambda(node),
-            Kind::CaseClause => self.each_child(node, |s, child| {
-                if s.kind(child) == Kind::CasePattern {
-                    s.pattern(child);
-                } else {
-                    s.visit(child);
-                }
-            }),
-            Kind::ImportStatement => self.import(node),
-            Kind::ImportFromStatement | Kind::FutureImportStatement => self.import_from(node),
-            Kind::TypeAliasStatement => self.type_alias(node),
-            Kind::GlobalStatement | Kind::NonlocalStatement => self.each_child(node, |s, name| {
-                if s.kind(name) == Kind::Identifier {
-                    s.b.scopes.declare_outer(s.b.bytes(name));
-                }
-            }),
-            _ => self.each_child(node, |s, child| s.visit(child)),
-        }
     }
 
     /// A name or attribute chain whose last name is used as `kind` (`Call` for a callee, `Type`
@@ -1260,24 +1256,4 @@ fn join_module(prefix: &str, rest: &str) -> String {
         (false, false) if prefix.ends_with('.') => format!("{prefix}{rest}"),
         (false, false) => format!("{prefix}.{rest}"),
     }
-}
-
-/// Whether one of `node`'s own bracket tokens is open at byte `at`.
-fn opens_bracket_around(node: Node, at: usize) -> bool {
-    let mut depth = 0i32;
-    for i in 0..node.child_count() {
-        let Some(child) = node.child(i) else { break };
-        if child.start_byte() >= at {
-            break;
-        }
-        if child.is_named() {
-            continue;
-        }
-        match child.kind() {
-            "(" | "[" | "{" => depth += 1,
-            ")" | "]" | "}" => depth -= 1,
-            _ => {}
-        }
-    }
-    depth > 0
 }

@@ -14,21 +14,30 @@ mod extract;
 mod grammar;
 mod text;
 
+use hintlens_syntax::lexical::Dialect;
 use hintlens_syntax::reuse::{Earlier, Parse};
-use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec};
 use tree_sitter::Tree;
 
 /// The Python [`Frontend`]: claims `*.py` and `*.pyi`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Python;
 
-impl Frontend for Python {
-    fn language(&self) -> &'static str {
-        "python"
-    }
+static SPEC: LanguageSpec = LanguageSpec {
+    name: "python",
+    extensions: &[".py", ".pyi"],
+    keywords: &[
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+        "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+        "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+    ],
+    lexical: Dialect::Python,
+    test_patterns: &["test_*.py", "*_test.py", "conftest.py"],
+};
 
-    fn claims(&self, path: &str) -> bool {
-        path.ends_with(".py") || path.ends_with(".pyi")
+impl Frontend for Python {
+    fn spec(&self) -> &'static LanguageSpec {
+        &SPEC
     }
 
     fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
@@ -104,22 +113,6 @@ impl Frontend for Python {
     /// `importlib.import_module('pkg.mod')`.
     fn strings_name_modules(&self) -> bool {
         true
-    }
-
-    fn test_patterns(&self) -> &'static [&'static str] {
-        &["test_*.py", "*_test.py", "conftest.py"]
-    }
-
-    fn keywords(&self) -> &'static [&'static str] {
-        &[
-            "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
-            "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-            "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-        ]
-    }
-
-    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
-        hintlens_syntax::lexical::Dialect::Python
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {

@@ -30,20 +30,29 @@
 
 mod walk;
 
+use hintlens_syntax::lexical::{CStyle, Dialect};
 use hintlens_syntax::reuse::{Earlier, Parse};
-use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, UseKind};
+use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
 
 /// The Rust [`Frontend`]: claims `*.rs` files and `Cargo.toml` manifests.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Rust;
 
-impl Frontend for Rust {
-    fn language(&self) -> &'static str {
-        "rust"
-    }
+static SPEC: LanguageSpec = LanguageSpec {
+    name: "rust",
+    extensions: &[".rs"],
+    keywords: &[
+        "Self", "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+        "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+        "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
+    ],
+    lexical: Dialect::C(CStyle { nested_comments: true, rust: true, ..CStyle::PLAIN }),
+    test_patterns: &["benches/", "examples/"],
+};
 
-    fn claims(&self, path: &str) -> bool {
-        path.ends_with(".rs") || is_manifest(path)
+impl Frontend for Rust {
+    fn spec(&self) -> &'static LanguageSpec {
+        &SPEC
     }
 
     fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
@@ -133,10 +142,6 @@ impl Frontend for Rust {
         base.join(".")
     }
 
-    fn test_patterns(&self) -> &'static [&'static str] {
-        &["benches/", "examples/"]
-    }
-
     /// A manifest's crate name.
     fn is_manifest(&self, path: &str) -> bool {
         is_manifest(path)
@@ -159,22 +164,6 @@ impl Frontend for Rust {
         }
         parts.extend(rest.split(['.', '/']).filter(|p| !p.is_empty()));
         parts.join(".")
-    }
-
-    fn keywords(&self) -> &'static [&'static str] {
-        &[
-            "Self", "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-            "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
-            "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
-        ]
-    }
-
-    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
-        hintlens_syntax::lexical::Dialect::C(hintlens_syntax::lexical::CStyle {
-            nested_comments: true,
-            rust: true,
-            ..Default::default()
-        })
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {

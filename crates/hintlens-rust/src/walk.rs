@@ -7,9 +7,8 @@
 
 use hintlens_syntax::scope::ScopeKind;
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, comment_text};
-use hintlens_tree::{Builder, Conventions, Ids, TreeWalk, children, field, is, named_children, span_of};
+use hintlens_tree::{Builder, Conventions, TreeWalk, children, field, is, named_children, span_of};
 use std::collections::HashSet;
-use std::sync::OnceLock;
 use tree_sitter::{Node, Tree};
 
 /// Macros whose string arguments are error messages.
@@ -76,6 +75,108 @@ struct Walk<'t> {
 impl<'t> TreeWalk<'t> for Walk<'t> {
     fn builder(&mut self) -> &mut Builder<'t> {
         &mut self.b
+    }
+
+    fn visit_kind(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.identifier {
+            self.b.use_name(node, UseKind::Name, None);
+        } else if k == g.scoped_identifier {
+            self.path(node, UseKind::Name);
+        } else if k == g.type_identifier || k == g.scoped_type_identifier || k == g.generic_type {
+            self.ty(node);
+        } else if k == g.call_expression {
+            self.call(node);
+        } else if k == g.field_expression {
+            self.member(node, UseKind::Attribute);
+        } else if k == g.struct_expression {
+            self.struct_literal(node);
+        } else if k == g.macro_invocation {
+            self.macro_invocation(node);
+        } else if k == g.let_declaration {
+            self.with(field(node, g.f_type), Self::ty);
+            self.visit_field(node, g.f_value);
+            self.visit_field(node, g.f_alternative);
+            self.with(field(node, g.f_pattern), Self::pattern);
+        } else if k == g.block {
+            self.block_contents(node);
+        } else if k == g.closure_expression {
+            self.in_scope(ScopeKind::Function, |s| {
+                if let Some(parameters) = field(node, g.f_parameters) {
+                    for parameter in named_children(parameters) {
+                        if is(parameter, g.parameter) {
+                            s.with(field(parameter, g.f_type), Self::ty);
+                            s.with(field(parameter, g.f_pattern), Self::pattern);
+                        } else {
+                            s.pattern(parameter);
+                        }
+                    }
+                }
+                s.with(field(node, g.f_return_type), Self::ty);
+                s.visit_field(node, g.f_body);
+            });
+        } else if k == g.match_arm {
+            self.in_scope(ScopeKind::Function, |s| {
+                if let Some(pattern) = field(node, g.f_pattern) {
+                    for part in named_children(pattern) {
+                        if Some(part) == field(pattern, g.f_condition) {
+                            continue;
+                        }
+                        s.pattern(part);
+                    }
+                    s.visit_field(pattern, g.f_condition);
+                }
+                s.visit_field(node, g.f_value);
+            });
+        } else if k == g.let_condition {
+            // `if let P = v`: binds in the enclosing (condition's) scope, which the walk of an
+            // `if`/`while` opens.
+            self.visit_field(node, g.f_value);
+            self.with(field(node, g.f_pattern), Self::pattern);
+        } else if k == g.if_expression || k == g.while_expression {
+            self.in_scope(ScopeKind::Function, |s| {
+                for child in named_children(node) {
+                    s.visit(child);
+                }
+            });
+        } else if k == g.for_expression {
+            self.visit_field(node, g.f_value);
+            self.in_scope(ScopeKind::Function, |s| {
+                s.with(field(node, g.f_pattern), Self::pattern);
+                s.visit_field(node, g.f_body);
+            });
+        } else if k == g.string_literal || k == g.raw_string_literal {
+            self.string(node);
+        } else if k == g.type_cast_expression {
+            self.visit_field(node, g.f_value);
+            self.with(field(node, g.f_type), Self::ty);
+        } else if k == g.generic_function {
+            self.visit_field(node, g.f_function);
+            self.with(field(node, g.f_type_arguments), Self::ty);
+        } else if k == g.line_comment || k == g.block_comment || k == g.self_ || k == g.lifetime {
+        } else if k == g.attribute_item || k == g.inner_attribute_item {
+            self.attribute(node);
+        } else if k == g.function_item
+            || k == g.struct_item
+            || k == g.enum_item
+            || k == g.union_item
+            || k == g.trait_item
+            || k == g.impl_item
+            || k == g.const_item
+            || k == g.static_item
+            || k == g.type_item
+            || k == g.macro_definition
+            || k == g.mod_item
+            || k == g.use_declaration
+        {
+            let parent = self.module_def;
+            self.item(node, None, if self.in_body { None } else { parent });
+        } else {
+            for child in named_children(node) {
+                self.visit(child);
+            }
+        }
     }
 }
 
@@ -281,9 +382,7 @@ impl<'t> Walk<'t> {
                 self.error_args -= 1;
             }
         }
-        if let Some(value) = field(attribute, g.f_value) {
-            self.visit(value);
-        }
+        self.visit_field(attribute, g.f_value);
     }
 
     /// The visibility and header of an item, up to its body.
@@ -351,21 +450,13 @@ impl<'t> Walk<'t> {
         let g = self.g;
         self.in_scope(ScopeKind::Function, |s| {
             let was = std::mem::replace(&mut s.in_body, true);
-            if let Some(parameters) = field(item, g.f_type_parameters) {
-                s.type_parameters(parameters);
-            }
-            if let Some(parameters) = field(item, g.f_parameters) {
-                s.parameters(parameters);
-            }
-            if let Some(ty) = field(item, g.f_return_type) {
-                s.ty(ty);
-            }
+            s.with(field(item, g.f_type_parameters), Self::type_parameters);
+            s.with(field(item, g.f_parameters), Self::parameters);
+            s.with(field(item, g.f_return_type), Self::ty);
             for clause in named_children(item).filter(|c| c.kind_id() == g.where_clause) {
                 s.visit(clause);
             }
-            if let Some(body) = field(item, g.f_body) {
-                s.block_contents(body);
-            }
+            s.with(field(item, g.f_body), Self::block_contents);
             s.in_body = was;
         });
     }
@@ -376,18 +467,12 @@ impl<'t> Walk<'t> {
             if is(parameter, g.self_parameter) {
                 self.b.scopes.bind(b"self", Binding::Local);
             } else if is(parameter, g.parameter) {
-                if let Some(ty) = field(parameter, g.f_type) {
-                    self.ty(ty);
-                }
-                if let Some(pattern) = field(parameter, g.f_pattern) {
-                    self.pattern(pattern);
-                }
+                self.with(field(parameter, g.f_type), Self::ty);
+                self.with(field(parameter, g.f_pattern), Self::pattern);
             } else if is(parameter, g.attribute_item) {
                 self.attribute(parameter);
             } else if is(parameter, g.variadic_parameter) {
-                if let Some(pattern) = field(parameter, g.f_pattern) {
-                    self.pattern(pattern);
-                }
+                self.with(field(parameter, g.f_pattern), Self::pattern);
             } else {
                 // A bare type (`fn(u32)`), `_`.
                 self.ty(parameter);
@@ -411,9 +496,7 @@ impl<'t> Walk<'t> {
                 if let Some(name) = field(parameter, g.f_name) {
                     self.b.bind(name, Binding::Local);
                 }
-                if let Some(ty) = field(parameter, g.f_type) {
-                    self.ty(ty);
-                }
+                self.with(field(parameter, g.f_type), Self::ty);
             } else if !is(parameter, g.lifetime_parameter) {
                 self.ty(parameter);
             }
@@ -437,9 +520,7 @@ impl<'t> Walk<'t> {
         self.bind_item(name);
         let id = self.b.define(name, local, kind, item, header, parent, doc);
         self.in_scope(ScopeKind::Function, |s| {
-            if let Some(parameters) = field(item, g.f_type_parameters) {
-                s.type_parameters(parameters);
-            }
+            s.with(field(item, g.f_type_parameters), Self::type_parameters);
             for clause in named_children(item).filter(|c| c.kind_id() == g.where_clause) {
                 s.visit(clause);
             }
@@ -487,9 +568,7 @@ impl<'t> Walk<'t> {
                 let signature = self.b.flat_text(member.start_byte(), member.end_byte());
                 self.b.define(name, local, DefKind::Field, member, signature, Some(owner), doc);
             }
-            if let Some(ty) = field(member, g.f_type) {
-                self.ty(ty);
-            }
+            self.with(field(member, g.f_type), Self::ty);
         }
     }
 
@@ -504,9 +583,7 @@ impl<'t> Walk<'t> {
             self.b.define(name, local, DefKind::Enum, item, header, parent, doc)
         });
         self.in_scope(ScopeKind::Function, |s| {
-            if let Some(parameters) = field(item, g.f_type_parameters) {
-                s.type_parameters(parameters);
-            }
+            s.with(field(item, g.f_type_parameters), Self::type_parameters);
             let mut docs = Vec::new();
             for variant in body.into_iter().flat_map(named_children) {
                 if is(variant, g.line_comment) || is(variant, g.block_comment) {
@@ -538,9 +615,7 @@ impl<'t> Walk<'t> {
                 if let Some(fields) = field(variant, g.f_body) {
                     s.fields(fields, variant_id);
                 }
-                if let Some(value) = field(variant, g.f_value) {
-                    s.visit(value);
-                }
+                s.visit_field(variant, g.f_value);
             }
         });
     }
@@ -551,9 +626,7 @@ impl<'t> Walk<'t> {
         let body = field(item, g.f_body);
         self.bind_item(name);
         self.in_scope(ScopeKind::Function, |s| {
-            if let Some(parameters) = field(item, g.f_type_parameters) {
-                s.type_parameters(parameters);
-            }
+            s.with(field(item, g.f_type_parameters), Self::type_parameters);
             if let Some(bounds) = field(item, g.f_bounds) {
                 s.ty_as(bounds, UseKind::Base);
             }
@@ -578,9 +651,7 @@ impl<'t> Walk<'t> {
     fn impl_item(&mut self, item: Node<'t>, parent: Option<DefId>) {
         let g = self.g;
         self.in_scope(ScopeKind::Function, |s| {
-            if let Some(parameters) = field(item, g.f_type_parameters) {
-                s.type_parameters(parameters);
-            }
+            s.with(field(item, g.f_type_parameters), Self::type_parameters);
             let ty_node = field(item, g.f_type);
             let trait_node = field(item, g.f_trait);
             if let Some(t) = trait_node {
@@ -693,15 +764,11 @@ impl<'t> Walk<'t> {
         if let Some(local) = local {
             self.b.define(name, local, kind, item, signature, parent, doc);
         }
-        if let Some(ty) = field(item, g.f_type) {
-            self.ty(ty);
-        }
+        self.with(field(item, g.f_type), Self::ty);
         if let Some(bounds) = field(item, g.f_bounds) {
             self.ty_as(bounds, UseKind::Base);
         }
-        if let Some(value) = field(item, g.f_value) {
-            self.visit(value);
-        }
+        self.visit_field(item, g.f_value);
     }
 
     /// A const's, static's or associated type's header, without its value.
@@ -719,12 +786,8 @@ impl<'t> Walk<'t> {
             let header = self.value_header(item);
             self.b.define(name, local, kind, item, header, parent, doc);
         }
-        if let Some(ty) = field(item, g.f_type) {
-            self.ty(ty);
-        }
-        if let Some(value) = field(item, g.f_value) {
-            self.visit(value);
-        }
+        self.with(field(item, g.f_type), Self::ty);
+        self.visit_field(item, g.f_value);
     }
 
     fn type_item(&mut self, item: Node<'t>, doc: Option<String>, parent: Option<DefId>) {
@@ -737,12 +800,8 @@ impl<'t> Walk<'t> {
             self.b.define(name, local, DefKind::TypeAlias, item, header, parent, doc);
         }
         self.in_scope(ScopeKind::Function, |s| {
-            if let Some(parameters) = field(item, g.f_type_parameters) {
-                s.type_parameters(parameters);
-            }
-            if let Some(ty) = field(item, g.f_type) {
-                s.ty(ty);
-            }
+            s.with(field(item, g.f_type_parameters), Self::type_parameters);
+            s.with(field(item, g.f_type), Self::ty);
         });
     }
 
@@ -1009,14 +1068,10 @@ impl<'t> Walk<'t> {
                 if let Some(t) = field(ty, g.f_type) {
                     s.ty_as(t, kind);
                 }
-                if let Some(arguments) = field(ty, g.f_type_arguments) {
-                    s.ty(arguments);
-                }
+                s.with(field(ty, g.f_type_arguments), Self::ty);
             } else if k == g.type_binding {
                 // `Item = T`: the associated type is the trait's.
-                if let Some(t) = field(ty, g.f_type) {
-                    s.ty(t);
-                }
+                s.with(field(ty, g.f_type), Self::ty);
             } else if k == g.primitive_type || k == g.lifetime || k == g.line_comment || k == g.block_comment {
             } else if k == g.identifier {
                 s.b.use_name(ty, UseKind::Name, None);
@@ -1050,9 +1105,7 @@ impl<'t> Walk<'t> {
         let mut cursor = field(path, g.f_path);
         while let Some(p) = cursor {
             if is(p, g.generic_type) || is(p, g.generic_type_with_turbofish) {
-                if let Some(arguments) = field(p, g.f_type_arguments) {
-                    self.ty(arguments);
-                }
+                self.with(field(p, g.f_type_arguments), Self::ty);
                 cursor = field(p, g.f_type);
             } else if is(p, g.scoped_identifier) || is(p, g.scoped_type_identifier) {
                 cursor = field(p, g.f_path);
@@ -1162,150 +1215,6 @@ impl<'t> Walk<'t> {
         });
     }
 
-    fn visit(&mut self, node: Node<'t>) {
-        self.nested(node, |s| s.visit_inner(node));
-    }
-
-    fn visit_inner(&mut self, node: Node<'t>) {
-        let g = self.g;
-        let k = node.kind_id();
-        if k == g.identifier {
-            self.b.use_name(node, UseKind::Name, None);
-        } else if k == g.scoped_identifier {
-            self.path(node, UseKind::Name);
-        } else if k == g.type_identifier || k == g.scoped_type_identifier || k == g.generic_type {
-            self.ty(node);
-        } else if k == g.call_expression {
-            self.call(node);
-        } else if k == g.field_expression {
-            self.member(node, UseKind::Attribute);
-        } else if k == g.struct_expression {
-            self.struct_literal(node);
-        } else if k == g.macro_invocation {
-            self.macro_invocation(node);
-        } else if k == g.let_declaration {
-            if let Some(ty) = field(node, g.f_type) {
-                self.ty(ty);
-            }
-            if let Some(value) = field(node, g.f_value) {
-                self.visit(value);
-            }
-            if let Some(alternative) = field(node, g.f_alternative) {
-                self.visit(alternative);
-            }
-            if let Some(pattern) = field(node, g.f_pattern) {
-                self.pattern(pattern);
-            }
-        } else if k == g.block {
-            self.block_contents(node);
-        } else if k == g.closure_expression {
-            self.in_scope(ScopeKind::Function, |s| {
-                if let Some(parameters) = field(node, g.f_parameters) {
-                    for parameter in named_children(parameters) {
-                        if is(parameter, g.parameter) {
-                            if let Some(ty) = field(parameter, g.f_type) {
-                                s.ty(ty);
-                            }
-                            if let Some(pattern) = field(parameter, g.f_pattern) {
-                                s.pattern(pattern);
-                            }
-                        } else {
-                            s.pattern(parameter);
-                        }
-                    }
-                }
-                if let Some(ty) = field(node, g.f_return_type) {
-                    s.ty(ty);
-                }
-                if let Some(body) = field(node, g.f_body) {
-                    s.visit(body);
-                }
-            });
-        } else if k == g.match_arm {
-            self.in_scope(ScopeKind::Function, |s| {
-                if let Some(pattern) = field(node, g.f_pattern) {
-                    for part in named_children(pattern) {
-                        if Some(part) == field(pattern, g.f_condition) {
-                            continue;
-                        }
-                        s.pattern(part);
-                    }
-                    if let Some(condition) = field(pattern, g.f_condition) {
-                        s.visit(condition);
-                    }
-                }
-                if let Some(value) = field(node, g.f_value) {
-                    s.visit(value);
-                }
-            });
-        } else if k == g.let_condition {
-            // `if let P = v`: binds in the enclosing (condition's) scope, which the walk of an
-            // `if`/`while` opens.
-            if let Some(value) = field(node, g.f_value) {
-                self.visit(value);
-            }
-            if let Some(pattern) = field(node, g.f_pattern) {
-                self.pattern(pattern);
-            }
-        } else if k == g.if_expression || k == g.while_expression {
-            self.in_scope(ScopeKind::Function, |s| {
-                for child in named_children(node) {
-                    s.visit(child);
-                }
-            });
-        } else if k == g.for_expression {
-            if let Some(value) = field(node, g.f_value) {
-                self.visit(value);
-            }
-            self.in_scope(ScopeKind::Function, |s| {
-                if let Some(pattern) = field(node, g.f_pattern) {
-                    s.pattern(pattern);
-                }
-                if let Some(body) = field(node, g.f_body) {
-                    s.visit(body);
-                }
-            });
-        } else if k == g.string_literal || k == g.raw_string_literal {
-            self.string(node);
-        } else if k == g.type_cast_expression {
-            if let Some(value) = field(node, g.f_value) {
-                self.visit(value);
-            }
-            if let Some(ty) = field(node, g.f_type) {
-                self.ty(ty);
-            }
-        } else if k == g.generic_function {
-            if let Some(function) = field(node, g.f_function) {
-                self.visit(function);
-            }
-            if let Some(arguments) = field(node, g.f_type_arguments) {
-                self.ty(arguments);
-            }
-        } else if k == g.line_comment || k == g.block_comment || k == g.self_ || k == g.lifetime {
-        } else if k == g.attribute_item || k == g.inner_attribute_item {
-            self.attribute(node);
-        } else if k == g.function_item
-            || k == g.struct_item
-            || k == g.enum_item
-            || k == g.union_item
-            || k == g.trait_item
-            || k == g.impl_item
-            || k == g.const_item
-            || k == g.static_item
-            || k == g.type_item
-            || k == g.macro_definition
-            || k == g.mod_item
-            || k == g.use_declaration
-        {
-            let parent = self.module_def;
-            self.item(node, None, if self.in_body { None } else { parent });
-        } else {
-            for child in named_children(node) {
-                self.visit(child);
-            }
-        }
-    }
-
     fn call(&mut self, node: Node<'t>) {
         let g = self.g;
         let mut callee_text = String::new();
@@ -1331,9 +1240,7 @@ impl<'t> Walk<'t> {
         if errors {
             self.error_args += 1;
         }
-        if let Some(arguments) = field(node, g.f_arguments) {
-            self.visit(arguments);
-        }
+        self.visit_field(node, g.f_arguments);
         if errors {
             self.error_args -= 1;
         }
@@ -1368,12 +1275,6 @@ impl<'t> Walk<'t> {
         }
     }
 
-    fn visit_children(&mut self, node: Node<'t>) {
-        for child in named_children(node) {
-            self.visit(child);
-        }
-    }
-
     /// `Options { retries: 3, ..base }`: an instantiation of the type, each key a keyword
     /// argument qualified by it.
     fn struct_literal(&mut self, node: Node<'t>) {
@@ -1404,9 +1305,7 @@ impl<'t> Walk<'t> {
                 {
                     self.b.use_name(field, UseKind::KeywordArgument, qualifier.clone());
                 }
-                if let Some(value) = field(initializer, g.f_value) {
-                    self.visit(value);
-                }
+                self.visit_field(initializer, g.f_value);
             } else if is(initializer, g.shorthand_field_initializer) {
                 // `{ retries }`: the field's name, and a read of the variable.
                 if let Some(name) = named_children(initializer).next() {
@@ -1609,9 +1508,7 @@ impl<'t> Walk<'t> {
                                 s.b.bind(name, Binding::Local);
                             }
                         }
-                        if let Some(p) = field(child, g.f_pattern) {
-                            s.pattern(p);
-                        }
+                        s.with(field(child, g.f_pattern), Self::pattern);
                     } else {
                         s.pattern(child);
                     }
@@ -1636,7 +1533,7 @@ impl<'t> Walk<'t> {
 
 hintlens_tree::grammar_ids! {
     /// Numeric kind and field ids of tree-sitter-rust, resolved once per process.
-    struct Grammar {
+    struct Grammar as grammar(tree_sitter_rust::LANGUAGE, "tree-sitter-rust") {
         kinds {
             identifier = "identifier",
             type_identifier = "type_identifier",
@@ -1746,9 +1643,4 @@ hintlens_tree::grammar_ids! {
             f_outer = "outer",
         }
     }
-}
-
-fn grammar() -> &'static Grammar {
-    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
-    GRAMMAR.get_or_init(|| Grammar::resolve(&Ids::new(&tree_sitter_rust::LANGUAGE.into(), "tree-sitter-rust")))
 }

@@ -32,6 +32,18 @@ pub struct CStyle {
     pub text_blocks: bool,
 }
 
+impl CStyle {
+    /// `//`, `/* */` and `"…"` alone (Java's family), written where a constant is wanted:
+    /// `CStyle { rust: true, ..CStyle::PLAIN }`.
+    pub const PLAIN: CStyle = CStyle {
+        single_quote_strings: false,
+        backtick: Backtick::Code,
+        nested_comments: false,
+        rust: false,
+        text_blocks: false,
+    };
+}
+
 impl Dialect {
     /// Whether the comments this lexer sees are the language's own. Not in JavaScript, whose
     /// regular-expression literals it reads as code: a `//` or `/*` inside one opens a comment

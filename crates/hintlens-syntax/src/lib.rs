@@ -538,18 +538,44 @@ impl FileIndex {
     }
 }
 
+/// What a frontend's language is, as data: the facts about it that need no parse, which
+/// repository-wide name facts and path classifiers read ([`Frontend::spec`]).
+#[derive(Debug, Clone, Copy)]
+pub struct LanguageSpec {
+    /// A stable identifier, e.g. `"python"`, `"java"`.
+    pub name: &'static str,
+    /// The endings of the files the language's frontend claims: `.py`, `.d.ts`.
+    pub extensions: &'static [&'static str],
+    /// The reserved words, sorted: a word of the code that is one of them is no identifier
+    /// (`function` in JavaScript is no use of a Python parameter `function`).
+    pub keywords: &'static [&'static str],
+    /// The comment and string syntax, for telling a name in code from a mention in a comment
+    /// or string without parsing ([`lexical::words`]).
+    pub lexical: lexical::Dialect,
+    /// Path patterns (see `hintlens_snapshot::TestPaths`) of the language's test files, beyond
+    /// the generic `test/` and `tests/` directories: `test_*.py`, `*Test.java`, `*_test.go`.
+    pub test_patterns: &'static [&'static str],
+}
+
 /// A language frontend: recognises its files and extracts their definitions and uses.
 ///
 /// Implementations are stateless and thread-safe; adding a language means adding a crate that
-/// implements this trait and registering it where frontends are listed (the CLI and language
-/// server), nothing else.
+/// implements this trait (its [`LanguageSpec`], its extraction, and whatever of the defaults its
+/// language does otherwise) and registering it where frontends are listed, nothing else.
 pub trait Frontend: Send + Sync + 'static {
+    /// The language's facts as data.
+    fn spec(&self) -> &'static LanguageSpec;
+
     /// A stable identifier, e.g. `"python"`, `"java"`.
-    fn language(&self) -> &'static str;
+    fn language(&self) -> &'static str {
+        self.spec().name
+    }
 
     /// Whether a repository path (forward slashes, relative to the root) is a file of this
-    /// language.
-    fn claims(&self, path: &str) -> bool;
+    /// language: a source file by its ending, or a manifest ([`Frontend::is_manifest`]).
+    fn claims(&self, path: &str) -> bool {
+        self.spec().extensions.iter().any(|e| path.ends_with(e)) || self.is_manifest(path)
+    }
 
     /// Definitions, uses, imports and string literals of one file. Never panics on any input.
     fn extract(&self, text: &[u8]) -> FileIndex {
@@ -677,10 +703,9 @@ pub trait Frontend: Send + Sync + 'static {
         true
     }
 
-    /// Path patterns (see `hintlens_snapshot::TestPaths`) of this language's test files, beyond
-    /// the generic `test/` and `tests/` directories: `test_*.py`, `*Test.java`, `*_test.go`.
+    /// [`LanguageSpec::test_patterns`].
     fn test_patterns(&self) -> &'static [&'static str] {
-        &[]
+        self.spec().test_patterns
     }
 
     /// What a module new in the reference stands for as a definition: by default the file
@@ -727,17 +752,15 @@ pub trait Frontend: Send + Sync + 'static {
         }
     }
 
-    /// The language's comment and string syntax, for telling a name in code from a mention in
-    /// a comment or string without parsing ([`lexical::words`]): what repository-wide name
-    /// facts read of the files nobody asked to parse. By default Java's family.
+    /// [`LanguageSpec::lexical`]: what repository-wide name facts read of the files nobody
+    /// asked to parse.
     fn lexical(&self) -> lexical::Dialect {
-        lexical::Dialect::C(lexical::CStyle::default())
+        self.spec().lexical
     }
 
-    /// The language's reserved words, sorted: a word of the code that is one of them is no
-    /// identifier (`function` in JavaScript is no use of a Python parameter `function`).
+    /// [`LanguageSpec::keywords`].
     fn keywords(&self) -> &'static [&'static str] {
-        &[]
+        self.spec().keywords
     }
 
     /// Parses `text` and does nothing else: the baseline extraction speed is measured against.

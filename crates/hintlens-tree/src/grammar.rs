@@ -59,8 +59,28 @@ impl<'l> Ids<'l> {
 /// }
 /// let g = Grammar::resolve(&Ids::new(&language, "tree-sitter-go"));
 /// ```
+///
+/// With `struct Grammar as grammar(tree_sitter_go::LANGUAGE, "tree-sitter-go") { … }` it also
+/// defines `fn grammar() -> &'static Grammar`, the table resolved once per process (strictly).
 #[macro_export]
 macro_rules! grammar_ids {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident as $accessor:ident($language:expr, $grammar:literal) {
+        kinds { $($kind:ident = $kname:literal),* $(,)? }
+        fields { $($field:ident = $fname:literal),* $(,)? }
+    }) => {
+        $crate::grammar_ids! {
+            $(#[$meta])*
+            $vis struct $name {
+                kinds { $($kind = $kname),* }
+                fields { $($field = $fname),* }
+            }
+        }
+
+        $vis fn $accessor() -> &'static $name {
+            static GRAMMAR: std::sync::OnceLock<$name> = std::sync::OnceLock::new();
+            GRAMMAR.get_or_init(|| $name::resolve(&$crate::Ids::new(&$language.into(), $grammar)))
+        }
+    };
     ($(#[$meta:meta])* $vis:vis struct $name:ident {
         kinds { $($kind:ident = $kname:literal),* $(,)? }
         fields { $($field:ident = $fname:literal),* $(,)? }

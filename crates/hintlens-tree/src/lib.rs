@@ -20,7 +20,9 @@ mod walk;
 
 pub use builder::{Builder, Conventions, Link};
 pub use grammar::{Ids, KindTable};
-pub use walk::{Children, TreeWalk, children, children_of, field, fields, is, named_children, preorder};
+pub use walk::{
+    Children, TreeWalk, children, children_of, field, fields, is, named_children, opens_bracket_around, preorder,
+};
 
 use hintlens_syntax::reuse::{Earlier, Parse, TextEdit};
 use hintlens_syntax::{FileIndex, Span, SyntaxError, span};

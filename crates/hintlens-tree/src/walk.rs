@@ -17,6 +17,38 @@ pub trait TreeWalk<'t>: Sized {
 
     fn builder(&mut self) -> &mut Builder<'t>;
 
+    /// What the frontend makes of one node: its language's meaning of the node's kind.
+    fn visit_kind(&mut self, node: Node<'t>);
+
+    /// Reads `node`, one level deeper ([`TreeWalk::visit_kind`] within [`TreeWalk::nested`]).
+    #[inline]
+    fn visit(&mut self, node: Node<'t>) {
+        self.nested(node, |s| s.visit_kind(node));
+    }
+
+    /// Reads each named child of `node`.
+    fn visit_children(&mut self, node: Node<'t>) {
+        for child in named_children(node) {
+            self.visit(child);
+        }
+    }
+
+    /// Reads the child in field `id` of `node`, if there is one.
+    #[inline]
+    fn visit_field(&mut self, node: Node<'t>, id: u16) {
+        if let Some(child) = field(node, id) {
+            self.visit(child);
+        }
+    }
+
+    /// Runs `f` on `node` if there is one (`self.with(field(n, g.f_type), Self::ty)`).
+    #[inline]
+    fn with(&mut self, node: Option<Node<'t>>, f: impl FnOnce(&mut Self, Node<'t>)) {
+        if let Some(node) = node {
+            f(self, node);
+        }
+    }
+
     /// What a subtree past [`TreeWalk::MAX_DEPTH`] yields: by default its identifiers, as plain
     /// name uses ([`Builder::read_flat`]).
     fn flat(&mut self, node: Node<'t>) {
@@ -64,6 +96,25 @@ pub fn preorder<'t>(node: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
 #[inline]
 pub fn field(node: Node<'_>, id: u16) -> Option<Node<'_>> {
     if id == 0 { None } else { node.child_by_field_id(id) }
+}
+
+/// Whether one of `node`'s own bracket tokens (`(`, `[`, `{`) is still open at byte `at`.
+pub fn opens_bracket_around(node: Node, at: usize) -> bool {
+    let mut depth = 0i32;
+    for child in children(node) {
+        if child.start_byte() >= at {
+            break;
+        }
+        if child.is_named() {
+            continue;
+        }
+        match child.kind() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
 }
 
 /// Every child in field `id` of `node` (`a, b int` names two), in order.

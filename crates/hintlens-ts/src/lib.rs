@@ -33,8 +33,9 @@
 mod grammar;
 mod walk;
 
+use hintlens_syntax::lexical::{Backtick, CStyle, Dialect as Lexical};
 use hintlens_syntax::reuse::{Earlier, Parse};
-use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, ModuleDefinition};
+use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition};
 use tree_sitter::Language;
 
 /// Which grammar a file is parsed with.
@@ -54,14 +55,78 @@ impl Dialect {
         }
     }
 
-    fn extensions(self) -> &'static [&'static str] {
+    fn spec(self) -> &'static LanguageSpec {
         match self {
-            Dialect::TypeScript => &[".ts", ".mts", ".cts"],
-            Dialect::Tsx => &[".tsx"],
-            Dialect::JavaScript => &[".js", ".jsx", ".mjs", ".cjs"],
+            Dialect::TypeScript => &TYPESCRIPT,
+            Dialect::Tsx => &TSX,
+            Dialect::JavaScript => &JAVASCRIPT,
         }
     }
 }
+
+/// What the three dialects share of their [`LanguageSpec`].
+const SHARED: LanguageSpec = LanguageSpec {
+    name: "typescript",
+    extensions: &[],
+    keywords: KEYWORDS,
+    lexical: Lexical::C(CStyle { single_quote_strings: true, backtick: Backtick::Template, ..CStyle::PLAIN }),
+    test_patterns: &["*.test.*", "*.spec.*", "__tests__/", "e2e/", "cypress/"],
+};
+
+static TYPESCRIPT: LanguageSpec = LanguageSpec { extensions: &[".ts", ".mts", ".cts"], ..SHARED };
+static TSX: LanguageSpec = LanguageSpec { extensions: &[".tsx"], ..SHARED };
+static JAVASCRIPT: LanguageSpec =
+    LanguageSpec { name: "javascript", extensions: &[".js", ".jsx", ".mjs", ".cjs"], ..SHARED };
+
+/// The reserved words of both languages.
+const KEYWORDS: &[&str] = &[
+    "await",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "implements",
+    "import",
+    "in",
+    "instanceof",
+    "interface",
+    "let",
+    "new",
+    "null",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "static",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+];
 
 /// A TypeScript or JavaScript [`Frontend`].
 #[derive(Debug, Clone, Copy)]
@@ -99,15 +164,8 @@ pub fn module_of_path(path: &str) -> String {
 }
 
 impl Frontend for Script {
-    fn language(&self) -> &'static str {
-        match self.dialect {
-            Dialect::TypeScript | Dialect::Tsx => "typescript",
-            Dialect::JavaScript => "javascript",
-        }
-    }
-
-    fn claims(&self, path: &str) -> bool {
-        self.dialect.extensions().iter().any(|e| path.ends_with(e))
+    fn spec(&self) -> &'static LanguageSpec {
+        self.dialect.spec()
     }
 
     fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
@@ -161,74 +219,11 @@ impl Frontend for Script {
         def.kind == DefKind::Constructor || def.name == "constructor"
     }
 
-    fn test_patterns(&self) -> &'static [&'static str] {
-        &["*.test.*", "*.spec.*", "__tests__/", "e2e/", "cypress/"]
-    }
-
     /// A new module is its file, named by its last path component (`data` of `src/user/data`).
     fn module_definition(&self, path: &str, _index: &FileIndex) -> ModuleDefinition {
         let module = module_of_path(path);
         let name = module.rsplit('/').next().unwrap_or(&module).to_owned();
         ModuleDefinition { name, kind: DefKind::File, path: path.to_owned() }
-    }
-
-    fn keywords(&self) -> &'static [&'static str] {
-        &[
-            "await",
-            "break",
-            "case",
-            "catch",
-            "class",
-            "const",
-            "continue",
-            "debugger",
-            "default",
-            "delete",
-            "do",
-            "else",
-            "enum",
-            "export",
-            "extends",
-            "false",
-            "finally",
-            "for",
-            "function",
-            "if",
-            "implements",
-            "import",
-            "in",
-            "instanceof",
-            "interface",
-            "let",
-            "new",
-            "null",
-            "package",
-            "private",
-            "protected",
-            "public",
-            "return",
-            "static",
-            "super",
-            "switch",
-            "this",
-            "throw",
-            "true",
-            "try",
-            "typeof",
-            "var",
-            "void",
-            "while",
-            "with",
-            "yield",
-        ]
-    }
-
-    fn lexical(&self) -> hintlens_syntax::lexical::Dialect {
-        hintlens_syntax::lexical::Dialect::C(hintlens_syntax::lexical::CStyle {
-            single_quote_strings: true,
-            backtick: hintlens_syntax::lexical::Backtick::Template,
-            ..Default::default()
-        })
     }
 
     fn bare_parse(&self, text: &[u8]) -> usize {

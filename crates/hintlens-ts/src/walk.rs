@@ -66,6 +66,112 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
     fn builder(&mut self) -> &mut Builder<'t> {
         &mut self.b
     }
+
+    fn visit_kind(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.identifier {
+            self.b.use_name(node, UseKind::Name, None);
+        } else if k == g.comment || k == g.jsx_text || k == g.statement_identifier || k == g.number {
+        } else if k == g.call_expression {
+            self.call(node);
+        } else if k == g.new_expression {
+            let constructor = field(node, g.f_constructor);
+            if let Some(constructor) = constructor {
+                self.reference(constructor, UseKind::Instantiation);
+            }
+            self.with(field(node, g.f_type_arguments), Self::ty);
+            if let Some(arguments) = field(node, g.f_arguments) {
+                self.arguments(arguments, constructor);
+            }
+        } else if k == g.member_expression {
+            self.reference(node, UseKind::Attribute);
+        } else if k == g.assignment_expression || k == g.augmented_assignment_expression {
+            self.assignment(node);
+        } else if k == g.arrow_function || k == g.function_expression || k == g.generator_function {
+            self.callable(node);
+        } else if k == g.class {
+            // A class expression: its members are the expression's own.
+            self.in_scope(ScopeKind::Function, |s| {
+                if let Some(body) = field(node, g.f_body) {
+                    for member in named_children(body) {
+                        if is(member, g.method_definition) { s.callable(member) } else { s.visit(member) }
+                    }
+                }
+                for child in children_of(node, g.class_heritage) {
+                    s.heritage(child);
+                }
+            });
+        } else if k == g.function_declaration
+            || k == g.generator_function_declaration
+            || k == g.class_declaration
+            || k == g.abstract_class_declaration
+        {
+            // A local function or class: the function's own.
+            if let Some(name) = field(node, g.f_name) {
+                self.b.bind(name, Binding::Definition);
+            }
+            if k == g.class_declaration || k == g.abstract_class_declaration {
+                self.local_class(node);
+            } else {
+                self.callable(node);
+            }
+        } else if k == g.lexical_declaration || k == g.variable_declaration {
+            for declarator in children_of(node, g.variable_declarator) {
+                let value = field(declarator, g.f_value);
+                if let Some(module) = value.and_then(|v| self.required_module(v)) {
+                    self.require_binding(field(declarator, g.f_name), &module, declarator);
+                } else if let Some(name) = field(declarator, g.f_name) {
+                    self.bind_pattern(name);
+                }
+                self.with(field(declarator, g.f_type), Self::ty);
+                self.typed_object_keys(declarator);
+                if let Some(value) = value {
+                    self.visit(value);
+                }
+            }
+        } else if k == g.statement_block || k == g.for_statement || k == g.for_in_statement || k == g.catch_clause {
+            self.in_scope(ScopeKind::Function, |s| {
+                if k == g.statement_block {
+                    let was_module = std::mem::replace(&mut s.module_level, false);
+                    s.statements(node, None);
+                    s.module_level = was_module;
+                } else {
+                    s.block_statement(node);
+                }
+            });
+        } else if k == g.string {
+            self.string(node);
+        } else if k == g.template_string {
+            self.template(node, false);
+        } else if k == g.object {
+            self.object(node, None);
+        } else if k == g.jsx_opening_element || k == g.jsx_self_closing_element {
+            self.jsx_element(node);
+        } else if k == g.jsx_closing_element {
+        } else if k == g.type_annotation || k == g.type_arguments || k == g.type_identifier || k == g.generic_type {
+            self.ty(node);
+        } else if k == g.decorator {
+            self.decorator(node);
+        } else if k == g.labeled_statement {
+            for child in children_not(node, g.statement_identifier) {
+                self.visit(child);
+            }
+        } else if k == g.pair {
+            // A key names nothing of its own; the value is read.
+            self.visit_field(node, g.f_value);
+            if let Some(key) = field(node, g.f_key).filter(|k| is(*k, g.computed_property_name)) {
+                self.visit(key);
+            }
+        } else if k == g.shorthand_property_identifier {
+            self.b.use_name(node, UseKind::Name, None);
+        } else if k == g.method_definition {
+            self.callable(node);
+        } else if k == g.property_identifier || k == g.private_property_identifier {
+        } else {
+            self.visit_children(node);
+        }
+    }
 }
 
 impl<'t> Walk<'t> {
@@ -174,9 +280,7 @@ impl<'t> Walk<'t> {
             let signature = format!("{} = …", self.b.flat_text(node.start_byte(), end));
             let local = self.b.local_name(parent, &self.b.text(name));
             let id = self.b.define(name, local, DefKind::TypeAlias, node, signature, parent, doc);
-            if let Some(params) = field(node, g.f_type_parameters) {
-                self.ty(params);
-            }
+            self.with(field(node, g.f_type_parameters), Self::ty);
             match value {
                 Some(v) if is(v, g.object_type) => self.members(v, id),
                 Some(v) => self.ty(v),
@@ -204,9 +308,7 @@ impl<'t> Walk<'t> {
                             None,
                         );
                     }
-                    if let Some(value) = field(member, g.f_value) {
-                        self.visit(value);
-                    }
+                    self.visit_field(member, g.f_value);
                 }
             }
         } else if k == g.internal_module || k == g.module {
@@ -267,9 +369,7 @@ impl<'t> Walk<'t> {
             if let Some(pattern) = name {
                 self.bind_pattern(pattern);
             }
-            if let Some(ty) = field(declarator, g.f_type) {
-                self.ty(ty);
-            }
+            self.with(field(declarator, g.f_type), Self::ty);
             if let Some(value) = value {
                 self.visit(value);
             }
@@ -478,9 +578,7 @@ impl<'t> Walk<'t> {
                 };
                 let id = self.b.define(property, local, kind, assignment, signature, parent, doc);
                 // The object is read (`User` is a use), the value walked.
-                if let Some(object) = field(left, g.f_object) {
-                    self.visit(object);
-                }
+                self.visit_field(left, g.f_object);
                 if function { self.callable_of(right, id) } else { self.visit(right) }
             }
             _ => self.visit(node),
@@ -1006,18 +1104,14 @@ impl<'t> Walk<'t> {
             let api_body = std::mem::take(&mut s.api_next);
             let was_api = std::mem::replace(&mut s.api_body, api_body);
             let owner = s.parameters_of.take();
-            if let Some(params) = field(node, g.f_type_parameters) {
-                s.ty(params);
-            }
+            s.with(field(node, g.f_type_parameters), Self::ty);
             if let Some(parameters) = field(node, g.f_parameters) {
                 s.parameters_declared(parameters, owner);
             }
             if let Some(parameter) = field(node, g.f_parameter) {
                 s.b.bind(parameter, Binding::Local);
             }
-            if let Some(ty) = field(node, g.f_return_type) {
-                s.ty(ty);
-            }
+            s.with(field(node, g.f_return_type), Self::ty);
             if let Some(body) = field(node, g.f_body) {
                 if is(body, g.statement_block) {
                     s.statements(body, None);
@@ -1083,15 +1177,9 @@ impl<'t> Walk<'t> {
                 }
             }
             if is(parameter, g.required_parameter) || is(parameter, g.optional_parameter) {
-                if let Some(pattern) = field(parameter, g.f_pattern) {
-                    self.bind_pattern(pattern);
-                }
-                if let Some(ty) = field(parameter, g.f_type) {
-                    self.ty(ty);
-                }
-                if let Some(value) = field(parameter, g.f_value) {
-                    self.visit(value);
-                }
+                self.with(field(parameter, g.f_pattern), Self::bind_pattern);
+                self.with(field(parameter, g.f_type), Self::ty);
+                self.visit_field(parameter, g.f_value);
                 for decorator in children_of(parameter, g.decorator) {
                     self.decorator(decorator);
                 }
@@ -1109,24 +1197,16 @@ impl<'t> Walk<'t> {
             if k == g.identifier || k == g.shorthand_property_identifier_pattern {
                 s.b.bind(pattern, Binding::Local);
             } else if k == g.assignment_pattern || k == g.object_assignment_pattern {
-                if let Some(left) = field(pattern, g.f_left) {
-                    s.bind_pattern(left);
-                }
-                if let Some(right) = field(pattern, g.f_right) {
-                    s.visit(right);
-                }
+                s.with(field(pattern, g.f_left), Self::bind_pattern);
+                s.visit_field(pattern, g.f_right);
             } else if k == g.pair_pattern {
-                if let Some(value) = field(pattern, g.f_value) {
-                    s.bind_pattern(value);
-                }
+                s.with(field(pattern, g.f_value), Self::bind_pattern);
             } else if k == g.object_pattern || k == g.array_pattern || k == g.rest_pattern {
                 for child in named_children(pattern) {
                     s.bind_pattern(child);
                 }
             } else if k == g.required_parameter || k == g.optional_parameter {
-                if let Some(p) = field(pattern, g.f_pattern) {
-                    s.bind_pattern(p);
-                }
+                s.with(field(pattern, g.f_pattern), Self::bind_pattern);
             } else if k == g.member_expression || k == g.subscript_expression {
                 s.visit(pattern);
             }
@@ -1150,128 +1230,6 @@ impl<'t> Walk<'t> {
     }
 
     // ----- expressions -----
-
-    fn visit(&mut self, node: Node<'t>) {
-        self.nested(node, |s| s.visit_kind(node));
-    }
-
-    fn visit_children(&mut self, node: Node<'t>) {
-        for child in named_children(node) {
-            self.visit(child);
-        }
-    }
-
-    fn visit_kind(&mut self, node: Node<'t>) {
-        let g = self.g;
-        let k = node.kind_id();
-        if k == g.identifier {
-            self.b.use_name(node, UseKind::Name, None);
-        } else if k == g.comment || k == g.jsx_text || k == g.statement_identifier || k == g.number {
-        } else if k == g.call_expression {
-            self.call(node);
-        } else if k == g.new_expression {
-            let constructor = field(node, g.f_constructor);
-            if let Some(constructor) = constructor {
-                self.reference(constructor, UseKind::Instantiation);
-            }
-            if let Some(arguments) = field(node, g.f_type_arguments) {
-                self.ty(arguments);
-            }
-            if let Some(arguments) = field(node, g.f_arguments) {
-                self.arguments(arguments, constructor);
-            }
-        } else if k == g.member_expression {
-            self.reference(node, UseKind::Attribute);
-        } else if k == g.assignment_expression || k == g.augmented_assignment_expression {
-            self.assignment(node);
-        } else if k == g.arrow_function || k == g.function_expression || k == g.generator_function {
-            self.callable(node);
-        } else if k == g.class {
-            // A class expression: its members are the expression's own.
-            self.in_scope(ScopeKind::Function, |s| {
-                if let Some(body) = field(node, g.f_body) {
-                    for member in named_children(body) {
-                        if is(member, g.method_definition) { s.callable(member) } else { s.visit(member) }
-                    }
-                }
-                for child in children_of(node, g.class_heritage) {
-                    s.heritage(child);
-                }
-            });
-        } else if k == g.function_declaration
-            || k == g.generator_function_declaration
-            || k == g.class_declaration
-            || k == g.abstract_class_declaration
-        {
-            // A local function or class: the function's own.
-            if let Some(name) = field(node, g.f_name) {
-                self.b.bind(name, Binding::Definition);
-            }
-            if k == g.class_declaration || k == g.abstract_class_declaration {
-                self.local_class(node);
-            } else {
-                self.callable(node);
-            }
-        } else if k == g.lexical_declaration || k == g.variable_declaration {
-            for declarator in children_of(node, g.variable_declarator) {
-                let value = field(declarator, g.f_value);
-                if let Some(module) = value.and_then(|v| self.required_module(v)) {
-                    self.require_binding(field(declarator, g.f_name), &module, declarator);
-                } else if let Some(name) = field(declarator, g.f_name) {
-                    self.bind_pattern(name);
-                }
-                if let Some(ty) = field(declarator, g.f_type) {
-                    self.ty(ty);
-                }
-                self.typed_object_keys(declarator);
-                if let Some(value) = value {
-                    self.visit(value);
-                }
-            }
-        } else if k == g.statement_block || k == g.for_statement || k == g.for_in_statement || k == g.catch_clause {
-            self.in_scope(ScopeKind::Function, |s| {
-                if k == g.statement_block {
-                    let was_module = std::mem::replace(&mut s.module_level, false);
-                    s.statements(node, None);
-                    s.module_level = was_module;
-                } else {
-                    s.block_statement(node);
-                }
-            });
-        } else if k == g.string {
-            self.string(node);
-        } else if k == g.template_string {
-            self.template(node, false);
-        } else if k == g.object {
-            self.object(node, None);
-        } else if k == g.jsx_opening_element || k == g.jsx_self_closing_element {
-            self.jsx_element(node);
-        } else if k == g.jsx_closing_element {
-        } else if k == g.type_annotation || k == g.type_arguments || k == g.type_identifier || k == g.generic_type {
-            self.ty(node);
-        } else if k == g.decorator {
-            self.decorator(node);
-        } else if k == g.labeled_statement {
-            for child in children_not(node, g.statement_identifier) {
-                self.visit(child);
-            }
-        } else if k == g.pair {
-            // A key names nothing of its own; the value is read.
-            if let Some(value) = field(node, g.f_value) {
-                self.visit(value);
-            }
-            if let Some(key) = field(node, g.f_key).filter(|k| is(*k, g.computed_property_name)) {
-                self.visit(key);
-            }
-        } else if k == g.shorthand_property_identifier {
-            self.b.use_name(node, UseKind::Name, None);
-        } else if k == g.method_definition {
-            self.callable(node);
-        } else if k == g.property_identifier || k == g.private_property_identifier {
-        } else {
-            self.visit_children(node);
-        }
-    }
 
     /// A `for`/`for…in/of`/`catch`: what its header declares binds in it.
     fn block_statement(&mut self, node: Node<'t>) {
@@ -1360,9 +1318,7 @@ impl<'t> Walk<'t> {
             }
             self.reference(function, UseKind::Call);
         }
-        if let Some(arguments) = field(node, g.f_type_arguments) {
-            self.ty(arguments);
-        }
+        self.with(field(node, g.f_type_arguments), Self::ty);
         if let Some(arguments) = field(node, g.f_arguments) {
             if is(arguments, g.template_string) {
                 self.template(arguments, false)
@@ -1405,9 +1361,7 @@ impl<'t> Walk<'t> {
                 if let Some(key) = field(member, g.f_key).filter(|k| is(*k, g.property_identifier)) {
                     self.b.use_name(key, UseKind::KeywordArgument, callee.clone());
                 }
-                if let Some(value) = field(member, g.f_value) {
-                    self.visit(value);
-                }
+                self.visit_field(member, g.f_value);
             } else if is(member, g.shorthand_property_identifier) {
                 // `{ timeoutMs }`: the option's name, and a read of the variable.
                 self.b.use_name(member, UseKind::KeywordArgument, callee.clone());
@@ -1505,9 +1459,7 @@ impl<'t> Walk<'t> {
                 if let Some(name) = field(node, g.f_name) {
                     s.ty_as(name, kind);
                 }
-                if let Some(arguments) = field(node, g.f_type_arguments) {
-                    s.ty(arguments);
-                }
+                s.with(field(node, g.f_type_arguments), Self::ty);
             } else if k == g.object_type {
                 // An anonymous object type: its members' types.
                 for member in named_children(node) {
