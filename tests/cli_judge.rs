@@ -135,14 +135,12 @@ fn export_run_import_report() {
         String::from_utf8_lossy(&import.stderr)
     );
 
-    let report = succeed(hintlens().args(["judge", "report"]).arg(&judged).args([
-        "--format",
-        "json",
-        "--bootstrap",
-        "2000",
-        "--seed",
-        "3",
-    ]));
+    let report = succeed(
+        hintlens()
+            .args(["judge", "report"])
+            .arg(&judged)
+            .args(["--format", "json", "--bootstrap", "2000", "--seed", "3"]),
+    );
     let table: Value = serde_json::from_slice(&report.stdout).unwrap();
     assert_eq!(table["unparsable"], unparsable);
     assert_eq!(

@@ -178,7 +178,7 @@ impl hintlens_syntax::Frontend for Recording {
     fn spec(&self) -> &'static hintlens_syntax::LanguageSpec {
         hintlens_python::Python.spec()
     }
-    fn extract_reusing(
+    fn extract_source(
         &self,
         text: &[u8],
         earlier: Option<hintlens_syntax::reuse::Earlier>,
@@ -187,7 +187,7 @@ impl hintlens_syntax::Frontend for Recording {
         self.0.lock().unwrap().push((first_line, earlier.is_some()));
         hintlens_python::Python.extract_reusing(text, earlier)
     }
-    fn module_name(&self, path: &str, index: &hintlens_syntax::FileIndex) -> String {
+    fn source_module_name(&self, path: &str, index: &hintlens_syntax::FileIndex) -> String {
         hintlens_python::Python.module_name(path, index)
     }
     fn bare_parse(&self, text: &[u8]) -> usize {

@@ -33,7 +33,6 @@ mod gomod;
 mod walk;
 
 use hintlens_syntax::lexical::{Backtick, CStyle, Dialect};
-use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition, UseKind};
 
 /// The Go [`Frontend`]: claims `*.go` files.
@@ -44,30 +43,8 @@ static SPEC: LanguageSpec = LanguageSpec {
     name: "go",
     extensions: &[".go"],
     keywords: &[
-        "break",
-        "case",
-        "chan",
-        "const",
-        "continue",
-        "default",
-        "defer",
-        "else",
-        "fallthrough",
-        "for",
-        "func",
-        "go",
-        "goto",
-        "if",
-        "import",
-        "interface",
-        "map",
-        "package",
-        "range",
-        "return",
-        "select",
-        "struct",
-        "switch",
-        "type",
+        "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func", "go",
+        "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct", "switch", "type",
         "var",
     ],
     lexical: Dialect::C(CStyle { backtick: Backtick::Raw, ..CStyle::PLAIN }),
@@ -75,26 +52,16 @@ static SPEC: LanguageSpec = LanguageSpec {
 };
 
 impl Frontend for Go {
-    fn spec(&self) -> &'static LanguageSpec {
-        &SPEC
-    }
+    hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_go::LANGUAGE, walk: walk::extract);
 
-    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
-        // A `go.mod` (which no Go source file can be mistaken for): its module path, nothing else.
-        if let Some(module) = gomod::module_path(text) {
-            return (FileIndex { package: Some(module), ..FileIndex::default() }, None);
-        }
-        hintlens_tree::extract_reusing(&tree_sitter_go::LANGUAGE.into(), text, earlier, |tree| {
-            walk::extract(text, tree)
-        })
+    /// A `go.mod`'s module path (no Go source file can be mistaken for one).
+    fn manifest_name(&self, text: &[u8]) -> Option<String> {
+        gomod::module_path(text)
     }
 
     /// The package's directory: `internal/server` for `internal/server/store.go`, empty at the
-    /// root. A `go.mod` is no package: its name is its path, which no import spells.
-    fn module_name(&self, path: &str, _index: &FileIndex) -> String {
-        if is_go_mod(path) {
-            return path.to_owned();
-        }
+    /// root.
+    fn source_module_name(&self, path: &str, _index: &FileIndex) -> String {
         directory(path).to_owned()
     }
 
@@ -162,10 +129,6 @@ impl Frontend for Go {
             _ => dir.rsplit('/').next().unwrap_or(dir).to_owned(),
         };
         ModuleDefinition { name, kind: DefKind::Package, path: dir.to_owned() }
-    }
-
-    fn bare_parse(&self, text: &[u8]) -> usize {
-        hintlens_tree::bare_parse(&tree_sitter_go::LANGUAGE.into(), text)
     }
 }
 

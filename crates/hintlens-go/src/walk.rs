@@ -11,17 +11,22 @@
 use crate::package_name_of;
 use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, quoted_path_components};
-use hintlens_tree::{Builder, Conventions, Link, TreeWalk, field, fields, named_children, unquote};
+use hintlens_tree::{Builder, Conventions, TreeWalk, field, fields, named_children, unquote};
 use tree_sitter::{Node, Tree};
 
-/// Longest chain of names (`a.b.c`) or of nested container types read as one.
-const MAX_CHAIN: usize = 64;
+/// Deepest nesting of container types (`[][]map[K]T`) read as one.
+const MAX_NESTED_CONTAINERS: usize = 64;
 
 pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let root = tree.root_node();
     let g = grammar();
     let conventions = Conventions { blank: "_", keyword_members: Some(DefKind::Field), ..Conventions::default() };
-    let b = Builder::new(src, conventions).flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.comment]);
+    let b = Builder::new(src, conventions)
+        .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.comment])
+        .chains(
+            &[g.identifier, g.package_identifier, g.type_identifier],
+            &[(g.selector_expression, g.f_operand, g.f_field), (g.qualified_type, g.f_package, g.f_name)],
+        );
     let mut walk = Walk { g, b, in_body: false, error_args: 0 };
     walk.source_file(root);
     walk.b.finish(root)
@@ -122,25 +127,6 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
 }
 
 impl<'t> Walk<'t> {
-    /// The dotted text of a chain of names (`s.store`, `pkg`), `None` for other expressions.
-    /// Chains longer than [`MAX_CHAIN`] links are no qualifier: without a bound, qualifying
-    /// every link of a hostile `a.b.….z` would cost O(n²).
-    fn dotted(&self, node: Node<'t>) -> Option<String> {
-        let g = self.g;
-        self.b.dotted(node, MAX_CHAIN, |n| {
-            let k = n.kind_id();
-            if k == g.identifier || k == g.package_identifier || k == g.type_identifier {
-                Link::Head
-            } else if k == g.selector_expression {
-                Link::Member { object: field(n, g.f_operand), name: field(n, g.f_field) }
-            } else if k == g.qualified_type {
-                Link::Member { object: field(n, g.f_package), name: field(n, g.f_name) }
-            } else {
-                Link::Other
-            }
-        })
-    }
-
     // ----- the file -----
 
     fn source_file(&mut self, root: Node<'t>) {
@@ -607,13 +593,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let k = node.kind_id();
         [
-            g.slice_type,
-            g.map_type,
-            g.array_type,
-            g.channel_type,
-            g.struct_type,
-            g.interface_type,
-            g.function_type,
+            g.slice_type, g.map_type, g.array_type, g.channel_type, g.struct_type, g.interface_type, g.function_type,
             g.pointer_type,
         ]
         .contains(&k)
@@ -621,7 +601,7 @@ impl<'t> Walk<'t> {
 
     /// Whether a callee makes its string arguments error messages.
     fn is_error_callee(&self, function: Node<'t>) -> bool {
-        let Some(callee) = self.dotted(function) else { return false };
+        let Some(callee) = self.b.dotted(function) else { return false };
         let (qualifier, name) = callee.rsplit_once('.').unwrap_or(("", &callee));
         matches!(
             (qualifier, name),
@@ -650,7 +630,7 @@ impl<'t> Walk<'t> {
         for (i, link) in chain.iter().enumerate().rev() {
             let Some(name) = field(*link, g.f_field) else { continue };
             let link_kind = if i == 0 { kind } else { UseKind::Attribute };
-            match field(*link, g.f_operand).and_then(|o| self.dotted(o)) {
+            match field(*link, g.f_operand).and_then(|o| self.b.dotted(o)) {
                 Some(qualifier) => self.b.use_name(name, link_kind, Some(qualifier)),
                 None => self.b.use_bound(name, link_kind, None, Some(Binding::Receiver)),
             }
@@ -698,7 +678,7 @@ impl<'t> Walk<'t> {
             return Keys::Anonymous;
         }
         let named = if k == g.generic_type { field(ty, g.f_type).unwrap_or(ty) } else { ty };
-        match self.dotted(named) {
+        match self.b.dotted(named) {
             Some(name) => Keys::Named(name),
             None => Keys::Fields(None),
         }
@@ -718,7 +698,7 @@ impl<'t> Walk<'t> {
                 field(container, g.f_element)
             };
             match element {
-                Some(element) if self.is_container(element) && levels < MAX_CHAIN => {
+                Some(element) if self.is_container(element) && levels < MAX_NESTED_CONTAINERS => {
                     levels += 1;
                     container = element;
                 }

@@ -5,7 +5,7 @@
 
 use hintlens_tree::KindTable;
 use std::sync::OnceLock;
-use tree_sitter::{Language, Node};
+use tree_sitter::Language;
 
 /// The node kinds the walker treats specially; everything else is [`K::Other`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,7 +93,7 @@ pub(crate) enum K {
 
 pub(crate) struct Grammar {
     pub language: Language,
-    kinds: KindTable<K>,
+    pub kinds: KindTable<K>,
     pub name: u16,
     pub object: u16,
     pub arguments: u16,
@@ -106,13 +106,6 @@ pub(crate) struct Grammar {
     pub scope: u16,
     pub r#type: u16,
     pub dimensions: u16,
-}
-
-impl Grammar {
-    #[inline]
-    pub fn kind(&self, node: Node) -> K {
-        self.kinds.of(node)
-    }
 }
 
 pub(crate) fn grammar() -> &'static Grammar {

@@ -35,7 +35,6 @@ mod text;
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect};
-use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
 use tree_sitter::Tree;
 
@@ -46,75 +45,21 @@ static SPEC: LanguageSpec = LanguageSpec {
     name: "java",
     extensions: &[".java"],
     keywords: &[
-        "abstract",
-        "assert",
-        "boolean",
-        "break",
-        "byte",
-        "case",
-        "catch",
-        "char",
-        "class",
-        "const",
-        "continue",
-        "default",
-        "do",
-        "double",
-        "else",
-        "enum",
-        "extends",
-        "false",
-        "final",
-        "finally",
-        "float",
-        "for",
-        "goto",
-        "if",
-        "implements",
-        "import",
-        "instanceof",
-        "int",
-        "interface",
-        "long",
-        "native",
-        "new",
-        "null",
-        "package",
-        "private",
-        "protected",
-        "public",
-        "return",
-        "short",
-        "static",
-        "strictfp",
-        "super",
-        "switch",
-        "synchronized",
-        "this",
-        "throw",
-        "throws",
-        "transient",
-        "true",
-        "try",
-        "void",
-        "volatile",
-        "while",
+        "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
+        "default", "do", "double", "else", "enum", "extends", "false", "final", "finally", "float", "for", "goto",
+        "if", "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "null", "package",
+        "private", "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized",
+        "this", "throw", "throws", "transient", "true", "try", "void", "volatile", "while",
     ],
     lexical: Dialect::C(CStyle { text_blocks: true, ..CStyle::PLAIN }),
     test_patterns: &["src/test/", "*Test.java", "*Tests.java", "*IT.java"],
 };
 
 impl Frontend for Java {
-    fn spec(&self) -> &'static LanguageSpec {
-        &SPEC
-    }
-
-    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
-        hintlens_tree::extract_reusing(&grammar::grammar().language, text, earlier, |tree| walk::extract(text, tree))
-    }
+    hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_java::LANGUAGE, walk: walk::extract);
 
     /// `package.Stem` (`com.google.gson.JsonWriter`), or the bare stem without a package.
-    fn module_name(&self, path: &str, index: &FileIndex) -> String {
+    fn source_module_name(&self, path: &str, index: &FileIndex) -> String {
         let stem = stem(path);
         match index.package.as_deref() {
             Some(package) if !package.is_empty() => format!("{package}.{stem}"),
@@ -167,10 +112,6 @@ impl Frontend for Java {
     /// `import a.B;` lets the importing file write `B`; it adds nothing to the file's class.
     fn imports_are_members(&self) -> bool {
         false
-    }
-
-    fn bare_parse(&self, text: &[u8]) -> usize {
-        hintlens_tree::bare_parse(&grammar::grammar().language, text)
     }
 }
 

@@ -161,7 +161,7 @@ impl<'t> Walker<'t> {
     fn run_named(&mut self, root: Node<'t>) {
         let mut node = root;
         loop {
-            let kind = self.g.kind(node);
+            let kind = self.g.kinds.of(node);
             let field = if kind == K::Identifier { self.identifier_field(node) } else { 0 };
             let visit = self.enter(node, kind, field);
             let count = if visit.descend { node.named_child_count() as u32 } else { 0 };
@@ -194,7 +194,7 @@ impl<'t> Walker<'t> {
                     if let Some(child) = frame.node.named_child(i) {
                         let prev_end = std::mem::replace(&mut frame.prev_end, child.end_byte());
                         if frame.pending_doc.is_some()
-                            && !matches!(self.g.kind(child), K::BlockComment | K::LineComment)
+                            && !matches!(self.g.kinds.of(child), K::BlockComment | K::LineComment)
                             && token_between(self.b.src, frame.node, prev_end, child.start_byte())
                         {
                             // The token took the Javadoc, as in the cursor walk.
@@ -274,7 +274,7 @@ impl<'t> Walker<'t> {
         let mut cursor = root.walk();
         loop {
             let node = cursor.node();
-            let kind = self.g.kind(node);
+            let kind = self.g.kinds.of(node);
             // Looking a field up costs a search of the parent's field map: only identifiers
             // and the children of ERROR nodes (for recovery) need theirs.
             let needs_field =
@@ -435,7 +435,7 @@ impl<'t> Walker<'t> {
         let Some(name) = node.child_by_field_id(g.name) else {
             return Visit::descend();
         };
-        let modifiers = decl_node.child(0).filter(|c| g.kind(*c) == K::Modifiers);
+        let modifiers = decl_node.child(0).filter(|c| g.kinds.of(*c) == K::Modifiers);
         // Interface and annotation-type fields are implicitly `static final`.
         let kind = if decl_kind == K::ConstantDeclaration || modifiers.is_some_and(|m| self.is_static_final(m)) {
             DefKind::Constant
@@ -460,7 +460,7 @@ impl<'t> Walker<'t> {
     fn is_static_final(&self, modifiers: Node) -> bool {
         let (mut is_static, mut is_final) = (false, false);
         for i in 0..modifiers.child_count() {
-            match modifiers.child(i).map(|c| self.g.kind(c)) {
+            match modifiers.child(i).map(|c| self.g.kinds.of(c)) {
                 Some(K::Static) => is_static = true,
                 Some(K::Final) => is_final = true,
                 _ => {}
@@ -488,7 +488,7 @@ impl<'t> Walker<'t> {
         } else {
             // `int... values`: the name sits in a trailing variable declarator.
             node.named_child(node.named_child_count().saturating_sub(1) as u32)
-                .filter(|c| self.g.kind(*c) == K::VariableDeclarator)
+                .filter(|c| self.g.kinds.of(*c) == K::VariableDeclarator)
                 .and_then(|d| d.child_by_field_id(self.g.name))
         };
         if let Some(name) = name {
@@ -588,7 +588,7 @@ impl<'t> Walker<'t> {
                 let Some((keyword, _)) = prev else {
                     return false;
                 };
-                let def_kind = match g.kind(keyword) {
+                let def_kind = match g.kinds.of(keyword) {
                     K::KwClass => DefKind::Class,
                     K::KwInterface => DefKind::Interface,
                     K::KwEnum => DefKind::Enum,
@@ -604,7 +604,7 @@ impl<'t> Walker<'t> {
                 let Some((name, name_field)) = prev else {
                     return false;
                 };
-                if g.kind(name) != K::Identifier || name_field != g.name {
+                if g.kinds.of(name) != K::Identifier || name_field != g.name {
                     return false;
                 }
                 let (def_kind, anchor, anchor_node) = match prev2 {
@@ -630,7 +630,7 @@ impl<'t> Walker<'t> {
     ) -> Node<'t> {
         recent[anchor + 1..]
             .iter()
-            .map_while(|r| r.filter(|(n, _)| matches!(self.g.kind(*n), K::Modifiers | K::TypeParameters)))
+            .map_while(|r| r.filter(|(n, _)| matches!(self.g.kinds.of(*n), K::Modifiers | K::TypeParameters)))
             .last()
             .map_or(anchor_node, |(n, _)| n)
     }
@@ -720,7 +720,7 @@ impl<'t> Walker<'t> {
             K::ElementValuePair if field == g.key => (UseKind::KeywordArgument, self.annotation_name(n)),
             K::Annotation | K::MarkerAnnotation if field == g.name => (UseKind::Decorator, None),
             K::AssignmentExpression
-                if field == g.left && p.child_by_field_id(g.operator).is_some_and(|op| g.kind(op) == K::Assign) =>
+                if field == g.left && p.child_by_field_id(g.operator).is_some_and(|op| g.kinds.of(op) == K::Assign) =>
             {
                 return;
             }
@@ -804,7 +804,7 @@ impl<'t> Walker<'t> {
         receiver.start_byte() == reference.start_byte()
             && reference
                 .child(reference.child_count().saturating_sub(1))
-                .is_some_and(|last| self.g.kind(last) == K::New)
+                .is_some_and(|last| self.g.kinds.of(last) == K::New)
     }
 
     /// The name of the annotation whose element-value pair is `self.frames[n - 1]`.
@@ -842,7 +842,7 @@ impl<'t> Walker<'t> {
         let mut wildcard = false;
         for i in 0..node.child_count() {
             let Some(child) = node.child(i) else { continue };
-            match g.kind(child) {
+            match g.kinds.of(child) {
                 K::Identifier | K::ScopedIdentifier => path = Some(child),
                 K::Asterisk => wildcard = true,
                 _ => {}
@@ -851,7 +851,7 @@ impl<'t> Walker<'t> {
         let Some(mut path) = path else { return };
         let mut parts = Vec::new();
         loop {
-            match g.kind(path) {
+            match g.kinds.of(path) {
                 K::ScopedIdentifier => {
                     parts.extend(path.child_by_field_id(g.name));
                     match path.child_by_field_id(g.scope) {
@@ -906,7 +906,7 @@ impl<'t> Walker<'t> {
         let g = self.g;
         let name = (0..node.named_child_count() as u32)
             .filter_map(|i| node.named_child(i))
-            .find(|c| matches!(g.kind(*c), K::Identifier | K::ScopedIdentifier));
+            .find(|c| matches!(g.kinds.of(*c), K::Identifier | K::ScopedIdentifier));
         self.b.index.package = name.and_then(|n| self.dotted(n));
     }
 
@@ -942,7 +942,7 @@ impl<'t> Walker<'t> {
                     && self.frames[n - 2].kind == K::ThrowStatement
                     && parent.node.child_by_field_id(g.object).is_none();
                 let ty = parent.node.child_by_field_id(g.r#type);
-                let plain = ty.filter(|t| matches!(g.kind(*t), K::TypeIdentifier | K::ScopedTypeIdentifier));
+                let plain = ty.filter(|t| matches!(g.kinds.of(*t), K::TypeIdentifier | K::ScopedTypeIdentifier));
                 plain.is_some_and(|t| {
                     let name = self.b.str(t);
                     let last = name.rsplit('.').next().unwrap_or(&name).trim().to_owned();
@@ -1002,7 +1002,7 @@ impl<'t> Walker<'t> {
         let mut n = node;
         let mut links = 0;
         loop {
-            match g.kind(n) {
+            match g.kinds.of(n) {
                 K::Identifier | K::TypeIdentifier | K::This | K::Super => break,
                 K::FieldAccess => n = n.child_by_field_id(g.object)?,
                 K::ScopedIdentifier => n = n.child_by_field_id(g.scope)?,
@@ -1024,7 +1024,7 @@ impl<'t> Walker<'t> {
         let mut parts = Vec::with_capacity(links + 1);
         let mut n = node;
         loop {
-            match g.kind(n) {
+            match g.kinds.of(n) {
                 K::FieldAccess => {
                     parts.extend(n.child_by_field_id(g.field).map(|f| self.b.str(f)));
                     n = n.child_by_field_id(g.object)?;

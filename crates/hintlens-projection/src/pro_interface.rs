@@ -75,18 +75,8 @@ fn inputs_outputs(id: &Identifier) -> Option<(String, Option<String>)> {
 /// `public static <T> List<T> ` → `List<T>`; empty for Python's `def `.
 fn java_return_type(head: &str) -> Option<String> {
     const MODIFIERS: &[&str] = &[
-        "public",
-        "protected",
-        "private",
-        "static",
-        "final",
-        "abstract",
-        "synchronized",
-        "native",
-        "default",
-        "strictfp",
-        "def",
-        "async",
+        "public", "protected", "private", "static", "final", "abstract", "synchronized", "native", "default",
+        "strictfp", "def", "async",
     ];
     let mut rest = head.trim();
     loop {

@@ -238,7 +238,7 @@ impl<'t> Walk<'t> {
     // ----- plumbing -------------------------------------------------------------------------
 
     fn kind(&self, node: Node) -> Kind {
-        self.g.kind(node)
+        self.g.kinds.of(node)
     }
 
     /// Calls `f` with each named child, skipping comments, line continuations and the

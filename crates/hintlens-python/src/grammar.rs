@@ -3,7 +3,7 @@
 
 use hintlens_tree::{Ids, KindTable};
 use std::sync::OnceLock;
-use tree_sitter::{Language, Node};
+use tree_sitter::Language;
 
 /// The node kinds the walk treats specially; every other named kind is `Other`, every unnamed
 /// one (punctuation, keywords) `Anonymous`.
@@ -182,15 +182,8 @@ hintlens_tree::grammar_ids! {
 
 pub(crate) struct Grammar {
     pub language: Language,
-    kinds: KindTable<Kind>,
+    pub kinds: KindTable<Kind>,
     pub fields: Fields,
-}
-
-impl Grammar {
-    #[inline]
-    pub fn kind(&self, node: Node) -> Kind {
-        self.kinds.of(node)
-    }
 }
 
 pub(crate) fn grammar() -> &'static Grammar {

@@ -15,7 +15,6 @@ mod grammar;
 mod text;
 
 use hintlens_syntax::lexical::Dialect;
-use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec};
 use tree_sitter::Tree;
 
@@ -36,13 +35,7 @@ static SPEC: LanguageSpec = LanguageSpec {
 };
 
 impl Frontend for Python {
-    fn spec(&self) -> &'static LanguageSpec {
-        &SPEC
-    }
-
-    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
-        hintlens_tree::extract_reusing(&grammar::grammar().language, text, earlier, |tree| extract::extract(text, tree))
-    }
+    hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_python::LANGUAGE, walk: extract::extract);
 
     /// `pkg/formatting.py` → `pkg.formatting`, `pkg/__init__.py` → `pkg`. Directories such as
     /// `src/` stay components: resolution matches module names by suffix.
@@ -50,7 +43,7 @@ impl Frontend for Python {
         false
     }
 
-    fn module_name(&self, path: &str, _index: &FileIndex) -> String {
+    fn source_module_name(&self, path: &str, _index: &FileIndex) -> String {
         let stem = path.strip_suffix(".py").or_else(|| path.strip_suffix(".pyi")).unwrap_or(path);
         let mut components: Vec<&str> = stem.split('/').filter(|c| !c.is_empty() && *c != ".").collect();
         // A top-level `__init__.py` has no package to stand for; it keeps its own name.
@@ -113,10 +106,6 @@ impl Frontend for Python {
     /// `importlib.import_module('pkg.mod')`.
     fn strings_name_modules(&self) -> bool {
         true
-    }
-
-    fn bare_parse(&self, text: &[u8]) -> usize {
-        hintlens_tree::bare_parse(&grammar::grammar().language, text)
     }
 }
 

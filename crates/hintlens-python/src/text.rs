@@ -105,13 +105,17 @@ mod tests {
     #[test]
     fn cleandoc_matches_python() {
         // Expected values computed with CPython's inspect.cleandoc.
-        assert_eq!(cleandoc("Summary."), "Summary.");
-        assert_eq!(cleandoc("Summary.\n\n    Details\n      indented\n    "), "Summary.\n\nDetails\n  indented");
-        assert_eq!(cleandoc("\n    Starts below.\n    More.\n"), "Starts below.\nMore.");
-        assert_eq!(cleandoc("   \n\n"), "");
-        assert_eq!(cleandoc("A\r\n    b\r\n"), "A\nb");
-        assert_eq!(cleandoc("A\n\tb\n\t  c"), "A\nb\n  c");
-        assert_eq!(cleandoc("  first\n  second"), "first\nsecond");
+        for (doc, clean) in [
+            ("Summary.", "Summary."),
+            ("Summary.\n\n    Details\n      indented\n    ", "Summary.\n\nDetails\n  indented"),
+            ("\n    Starts below.\n    More.\n", "Starts below.\nMore."),
+            ("   \n\n", ""),
+            ("A\r\n    b\r\n", "A\nb"),
+            ("A\n\tb\n\t  c", "A\nb\n  c"),
+            ("  first\n  second", "first\nsecond"),
+        ] {
+            assert_eq!(cleandoc(doc), clean, "{doc:?}");
+        }
     }
 
     #[test]

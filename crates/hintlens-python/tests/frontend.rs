@@ -1,11 +1,7 @@
 //! The `Frontend` contract apart from extraction: language, claimed paths, module names.
 
 use hintlens_python::Python;
-use hintlens_syntax::{FileIndex, Frontend};
-
-fn module_name(path: &str) -> String {
-    Python.module_name(path, &FileIndex::default())
-}
+use hintlens_syntax::Frontend;
 
 #[test]
 fn language_and_claimed_paths() {
@@ -18,20 +14,29 @@ fn language_and_claimed_paths() {
     }
 }
 
+/// A top-level `__init__.py` keeps its name: it has no package to stand for.
 #[test]
 fn module_names_follow_the_path() {
-    assert_eq!(module_name("pkg/formatting.py"), "pkg.formatting");
-    assert_eq!(module_name("pkg/__init__.py"), "pkg");
-    assert_eq!(module_name("pkg/sub/__init__.pyi"), "pkg.sub");
-    assert_eq!(module_name("setup.py"), "setup");
-    assert_eq!(module_name("stubs/typing.pyi"), "stubs.typing");
-    assert_eq!(module_name("src/pkg/mod.py"), "src.pkg.mod");
-    assert_eq!(module_name("./tools//gen.py"), "tools.gen");
-}
-
-#[test]
-fn a_top_level_init_keeps_its_name() {
-    assert_eq!(module_name("__init__.py"), "__init__");
+    let paths = [
+        "pkg/formatting.py",
+        "pkg/__init__.py",
+        "pkg/sub/__init__.pyi",
+        "setup.py",
+        "stubs/typing.pyi",
+        "src/pkg/mod.py",
+        "./tools//gen.py",
+        "__init__.py",
+    ];
+    insta::assert_snapshot!(hintlens_tree::testing::module_names(&Python, &paths), @r"
+    pkg/formatting.py → pkg.formatting
+    pkg/__init__.py → pkg
+    pkg/sub/__init__.pyi → pkg.sub
+    setup.py → setup
+    stubs/typing.pyi → stubs.typing
+    src/pkg/mod.py → src.pkg.mod
+    ./tools//gen.py → tools.gen
+    __init__.py → __init__
+    ");
 }
 
 #[test]

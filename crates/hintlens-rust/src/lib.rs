@@ -31,7 +31,6 @@
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect};
-use hintlens_syntax::reuse::{Earlier, Parse};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
 
 /// The Rust [`Frontend`]: claims `*.rs` files and `Cargo.toml` manifests.
@@ -51,23 +50,13 @@ static SPEC: LanguageSpec = LanguageSpec {
 };
 
 impl Frontend for Rust {
-    fn spec(&self) -> &'static LanguageSpec {
-        &SPEC
+    hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_rust::LANGUAGE, walk: walk::extract);
+
+    fn manifest_name(&self, text: &[u8]) -> Option<String> {
+        manifest_crate_name(text)
     }
 
-    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
-        if let Some(name) = manifest_crate_name(text) {
-            return (FileIndex { package: Some(name), ..FileIndex::default() }, None);
-        }
-        hintlens_tree::extract_reusing(&tree_sitter_rust::LANGUAGE.into(), text, earlier, |tree| {
-            walk::extract(text, tree)
-        })
-    }
-
-    fn module_name(&self, path: &str, _index: &FileIndex) -> String {
-        if is_manifest(path) {
-            return path.to_owned();
-        }
+    fn source_module_name(&self, path: &str, _index: &FileIndex) -> String {
         module_of_path(path)
     }
 
@@ -165,10 +154,6 @@ impl Frontend for Rust {
         parts.extend(rest.split(['.', '/']).filter(|p| !p.is_empty()));
         parts.join(".")
     }
-
-    fn bare_parse(&self, text: &[u8]) -> usize {
-        hintlens_tree::bare_parse(&tree_sitter_rust::LANGUAGE.into(), text)
-    }
 }
 
 fn split(module: &str) -> Vec<String> {
@@ -256,15 +241,30 @@ mod tests {
 
     #[test]
     fn modules_are_files_below_their_crate() {
-        assert_eq!(module_of_path("src/lib.rs"), "src");
-        assert_eq!(module_of_path("src/main.rs"), "src");
-        assert_eq!(module_of_path("src/builder/mod.rs"), "src.builder");
-        assert_eq!(module_of_path("src/builder/command.rs"), "src.builder.command");
-        assert_eq!(module_of_path("src/bin/main.rs"), "src.bin.main");
-        assert_eq!(module_of_path("clap_builder/src/lib.rs"), "clap_builder");
-        assert_eq!(module_of_path("clap_builder/src/builder/command.rs"), "clap_builder.builder.command");
-        assert_eq!(module_of_path("tests/builder/main.rs"), "tests.builder.main");
-        assert_eq!(module_of_path("tests/derive/mod.rs"), "tests.derive");
+        let paths = [
+            "src/lib.rs",
+            "src/main.rs",
+            "src/builder/mod.rs",
+            "src/builder/command.rs",
+            "src/bin/main.rs",
+            "clap_builder/src/lib.rs",
+            "clap_builder/src/builder/command.rs",
+            "tests/builder/main.rs",
+            "tests/derive/mod.rs",
+            "clap_lex/Cargo.toml",
+        ];
+        insta::assert_snapshot!(hintlens_tree::testing::module_names(&Rust, &paths), @r"
+        src/lib.rs → src
+        src/main.rs → src
+        src/builder/mod.rs → src.builder
+        src/builder/command.rs → src.builder.command
+        src/bin/main.rs → src.bin.main
+        clap_builder/src/lib.rs → clap_builder
+        clap_builder/src/builder/command.rs → clap_builder.builder.command
+        tests/builder/main.rs → tests.builder.main
+        tests/derive/mod.rs → tests.derive
+        clap_lex/Cargo.toml → clap_lex/Cargo.toml
+        ");
         let index = FileIndex::default();
         assert_eq!(Rust.qualified_name("src/lib.rs", &index, "run"), "src.run");
         assert_eq!(Rust.qualified_name("src/stack.rs", &index, "Stack.peek"), "src.stack.Stack.peek");

@@ -147,14 +147,7 @@ mod tests {
 
     /// The generic directories with the Python and Java frontends' patterns.
     const DEFAULTS: &[&str] = &[
-        "test/",
-        "tests/",
-        "test_*.py",
-        "*_test.py",
-        "conftest.py",
-        "src/test/",
-        "*Test.java",
-        "*Tests.java",
+        "test/", "tests/", "test_*.py", "*_test.py", "conftest.py", "src/test/", "*Test.java", "*Tests.java",
         "*IT.java",
     ];
 

@@ -586,12 +586,36 @@ pub trait Frontend: Send + Sync + 'static {
     /// when one is given ([`reuse::Earlier`]: what was left unedited is not parsed again), and
     /// handing back this version's parse (if it made one) for a later version. The index is the
     /// same whatever is given: only the time differs.
-    fn extract_reusing(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>);
+    fn extract_reusing(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>) {
+        match self.manifest_name(text) {
+            Some(name) => (FileIndex { package: Some(name), ..FileIndex::default() }, None),
+            None => self.extract_source(text, earlier),
+        }
+    }
+
+    /// [`Frontend::extract_reusing`] of a text that is no manifest: the parse and walk of a
+    /// source file.
+    fn extract_source(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>);
+
+    /// The name a manifest's text gives the modules of its tree (Go's `go.mod`: its module path;
+    /// a Rust crate's `Cargo.toml`: the crate's name), which its index carries as
+    /// [`FileIndex::package`]; `None` for any other text. Read from the text alone, as
+    /// extraction is ([`Frontend::module_root`] answers from the index).
+    fn manifest_name(&self, text: &[u8]) -> Option<String> {
+        let _ = text;
+        None
+    }
 
     /// The repository-wide dotted name of the module the file is: `pkg.formatting` for
     /// `pkg/formatting.py`, `com.google.gson.JsonWriter` for a Java file declaring
-    /// `package com.google.gson;` at `…/JsonWriter.java`.
-    fn module_name(&self, path: &str, index: &FileIndex) -> String;
+    /// `package com.google.gson;` at `…/JsonWriter.java`. A manifest is no module: its name is
+    /// its path, which no import spells.
+    fn module_name(&self, path: &str, index: &FileIndex) -> String {
+        if self.is_manifest(path) { path.to_owned() } else { self.source_module_name(path, index) }
+    }
+
+    /// [`Frontend::module_name`] of a source file.
+    fn source_module_name(&self, path: &str, index: &FileIndex) -> String;
 
     /// Whether [`Frontend::module_name`] reads the file (Java's `package` clause) rather than
     /// its path alone. A frontend whose module names are its paths' says `false`, and a batch

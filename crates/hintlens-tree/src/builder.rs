@@ -27,15 +27,17 @@ pub struct Conventions {
     pub keyword_members: Option<DefKind>,
 }
 
-/// What a node of a chain of names is ([`Builder::dotted`]).
-pub enum Link<'n> {
-    /// The name the chain starts with.
-    Head,
-    /// `object.name`; a missing part ends the chain as no chain of names.
-    Member { object: Option<Node<'n>>, name: Option<Node<'n>> },
-    /// Anything else: no chain of names.
-    Other,
+/// What chains of names (`s.store`, `this.client`, `pkg.Options`) are made of in a grammar
+/// ([`Builder::chains`]): the kinds a chain starts with, and each kind of link with the fields of
+/// its object and its name. At most four of each.
+#[derive(Debug, Clone, Copy, Default)]
+struct Chains {
+    heads: [u16; FLAT_KINDS],
+    links: [(u16, u16, u16); FLAT_KINDS],
 }
+
+/// Longest chain of names (`a.b.c`) read as one: real code stays far below it.
+pub const MAX_CHAIN: usize = 64;
 
 /// How many kinds a subtree read flat tells apart, of each sort.
 const FLAT_KINDS: usize = 4;
@@ -53,6 +55,7 @@ pub struct Builder<'t> {
     /// subtrees it skips (comments, strings); 0 is no kind.
     flat_names: [u16; FLAT_KINDS],
     flat_skipped: [u16; FLAT_KINDS],
+    chains: Chains,
     depth: u32,
 }
 
@@ -65,6 +68,7 @@ impl<'t> Builder<'t> {
             conventions,
             flat_names: [0; FLAT_KINDS],
             flat_skipped: [0; FLAT_KINDS],
+            chains: Chains::default(),
             depth: 0,
         }
     }
@@ -75,6 +79,15 @@ impl<'t> Builder<'t> {
     pub fn flat(mut self, names: &[u16], skipped: &[u16]) -> Builder<'t> {
         self.flat_names[..names.len()].copy_from_slice(names);
         self.flat_skipped[..skipped.len()].copy_from_slice(skipped);
+        self
+    }
+
+    /// What chains of names are made of ([`Builder::dotted`]): `heads`, the kinds of the names a
+    /// chain starts with; `links`, each kind of `object.name` node with its object's field and
+    /// its name's field. At most four of each.
+    pub fn chains(mut self, heads: &[u16], links: &[(u16, u16, u16)]) -> Builder<'t> {
+        self.chains.heads[..heads.len()].copy_from_slice(heads);
+        self.chains.links[..links.len()].copy_from_slice(links);
         self
     }
 
@@ -136,23 +149,19 @@ impl<'t> Builder<'t> {
     }
 
     /// The dotted text of a chain of names (`s.store`, `this.client`, `pkg.Options`), head
-    /// first; `None` for any other expression and for a chain of more than `max_links` links
-    /// (without a bound, qualifying every link of a hostile `a.b.….z` would cost O(n²)).
-    /// `link` says what each node of the chain is. Iterative: a chain can be as long as the file.
-    pub fn dotted<'n>(&self, node: Node<'n>, max_links: usize, link: impl Fn(Node<'n>) -> Link<'n>) -> Option<String> {
+    /// first, as [`Builder::chains`] says chains are made; `None` for any other expression and
+    /// for a chain of more than [`MAX_CHAIN`] links (without a bound, qualifying every link of a
+    /// hostile `a.b.….z` would cost O(n²)). Iterative: a chain can be as long as the file.
+    pub fn dotted(&self, node: Node) -> Option<String> {
         // The names, outermost first, down to the chain's head.
-        let mut names: Vec<Node<'n>> = Vec::new();
+        let mut names: Vec<Node> = Vec::new();
         let mut n = node;
-        loop {
-            match link(n) {
-                Link::Head => break,
-                Link::Member { object: Some(object), name: Some(name) } => {
-                    names.push(name);
-                    n = object;
-                }
-                Link::Member { .. } | Link::Other => return None,
-            }
-            if names.len() > max_links {
+        let Chains { heads, links } = &self.chains;
+        while !heads.iter().any(|&k| crate::is(n, k)) {
+            let &(_, object, name) = links.iter().find(|(k, ..)| crate::is(n, *k))?;
+            names.push(crate::field(n, name)?);
+            n = crate::field(n, object)?;
+            if names.len() > MAX_CHAIN {
                 return None;
             }
         }

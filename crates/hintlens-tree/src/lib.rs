@@ -18,7 +18,7 @@ mod grammar;
 pub mod testing;
 mod walk;
 
-pub use builder::{Builder, Conventions, Link};
+pub use builder::{Builder, Conventions, MAX_CHAIN};
 pub use grammar::{Ids, KindTable};
 pub use walk::{
     Children, TreeWalk, children, children_of, field, fields, is, named_children, opens_bracket_around, preorder,
@@ -89,6 +89,44 @@ pub fn extract_reusing(
         }
         None => (FileIndex::default(), None),
     }
+}
+
+/// The [`hintlens_syntax::Frontend`] methods every tree-sitter frontend writes alike, inside
+/// its `impl Frontend`: `spec` (its [`hintlens_syntax::LanguageSpec`], a `static`),
+/// `extract_source` ([`extract_reusing`] with its grammar and walk) and `bare_parse`.
+///
+/// ```ignore
+/// impl Frontend for Go {
+///     hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_go::LANGUAGE, walk: walk::extract);
+///     …
+/// }
+/// ```
+#[macro_export]
+macro_rules! frontend {
+    (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path) => {
+        fn spec(&self) -> &'static $crate::reexport::LanguageSpec {
+            &$spec
+        }
+
+        fn extract_source(
+            &self,
+            text: &[u8],
+            earlier: Option<$crate::reexport::Earlier>,
+        ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
+            $crate::extract_reusing(&$grammar.into(), text, earlier, |tree| $walk(text, tree))
+        }
+
+        fn bare_parse(&self, text: &[u8]) -> usize {
+            $crate::bare_parse(&$grammar.into(), text)
+        }
+    };
+}
+
+/// What [`frontend!`] names, reachable from any crate that invokes it.
+#[doc(hidden)]
+pub mod reexport {
+    pub use hintlens_syntax::reuse::{Earlier, Parse};
+    pub use hintlens_syntax::{FileIndex, LanguageSpec};
 }
 
 /// What a frontend's `bare_parse` is: [`parse`] and nothing else, returning a number derived

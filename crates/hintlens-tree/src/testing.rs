@@ -1,4 +1,12 @@
-//! What every frontend's extraction tests share.
+//! What every frontend's tests share.
+
+use hintlens_syntax::{FileIndex, Frontend};
+
+/// `path → module` for each of `paths`, a line each, with the module name `frontend` gives it
+/// (read from the path alone): what a test of a frontend's module naming snapshots.
+pub fn module_names(frontend: &dyn Frontend, paths: &[&str]) -> String {
+    paths.iter().map(|p| format!("{p} → {}\n", frontend.module_name(p, &FileIndex::default()))).collect()
+}
 
 /// A snapshot test of what one file defines and uses: `check!(name, frontend, source)` extracts
 /// `source` with `frontend` and snapshots the index's dump (`FileIndex::dump`), with the source

@@ -80,52 +80,10 @@ static JAVASCRIPT: LanguageSpec =
 
 /// The reserved words of both languages.
 const KEYWORDS: &[&str] = &[
-    "await",
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "enum",
-    "export",
-    "extends",
-    "false",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "implements",
-    "import",
-    "in",
-    "instanceof",
-    "interface",
-    "let",
-    "new",
-    "null",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "return",
-    "static",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-    "yield",
+    "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+    "enum", "export", "extends", "false", "finally", "for", "function", "if", "implements", "import", "in",
+    "instanceof", "interface", "let", "new", "null", "package", "private", "protected", "public", "return", "static",
+    "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield",
 ];
 
 /// A TypeScript or JavaScript [`Frontend`].
@@ -168,7 +126,7 @@ impl Frontend for Script {
         self.dialect.spec()
     }
 
-    fn extract_reusing(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
+    fn extract_source(&self, text: &[u8], earlier: Option<Earlier>) -> (FileIndex, Option<Parse>) {
         hintlens_tree::extract_reusing(&self.dialect.language(), text, earlier, |tree| {
             walk::extract(text, tree, grammar::grammar(self.dialect))
         })
@@ -178,7 +136,7 @@ impl Frontend for Script {
         false
     }
 
-    fn module_name(&self, path: &str, _index: &FileIndex) -> String {
+    fn source_module_name(&self, path: &str, _index: &FileIndex) -> String {
         module_of_path(path)
     }
 
@@ -237,10 +195,13 @@ mod tests {
 
     #[test]
     fn modules_and_relative_imports() {
-        assert_eq!(module_of_path("src/user/data.js"), "src/user/data");
-        assert_eq!(module_of_path("src/user/index.ts"), "src/user");
-        assert_eq!(module_of_path("types/api.d.ts"), "types/api");
-        assert_eq!(module_of_path("index.js"), "");
+        let paths = ["src/user/data.js", "src/user/index.ts", "types/api.d.ts", "index.js"];
+        insta::assert_snapshot!(hintlens_tree::testing::module_names(&Script::javascript(), &paths), @r"
+        src/user/data.js → src/user/data
+        src/user/index.ts → src/user
+        types/api.d.ts → types/api
+        index.js →
+        ");
         let ts = Script::typescript();
         assert_eq!(ts.import_target("test/user.js", "test/user", "../src/user"), "src/user");
         assert_eq!(ts.import_target("src/a/b.ts", "src/a/b", "./c.js"), "src/a/c");

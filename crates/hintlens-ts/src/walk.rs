@@ -6,12 +6,9 @@
 use crate::grammar::Grammar;
 use hintlens_syntax::scope::ScopeKind;
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, quoted_path_components};
-use hintlens_tree::{Builder, Conventions, Link, TreeWalk, children_of, field, is, named_children, unquote};
+use hintlens_tree::{Builder, Conventions, TreeWalk, children_of, field, is, named_children, unquote};
 use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
-
-/// Longest chain of names read as a qualifier (`a.b.….z`); longer ones are no chain of names.
-const MAX_CHAIN: usize = 64;
 
 /// Deepest type argument a callable's keyword type is looked for in (`React.FC<Props>`).
 const MAX_TYPE_NESTING: usize = 8;
@@ -22,7 +19,10 @@ pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex
         Conventions { quoted_definitions: true, keyword_members: Some(DefKind::Property), ..Conventions::default() };
     let mut walk = Walk {
         g,
-        b: Builder::new(src, conventions).flat(&[g.identifier, g.property_identifier], &[g.comment, g.string]),
+        b: Builder::new(src, conventions).flat(&[g.identifier, g.property_identifier], &[g.comment, g.string]).chains(
+            &[g.identifier, g.this, g.property_identifier],
+            &[(g.member_expression, g.f_object, g.f_property), (g.nested_type_identifier, g.f_module, g.f_name)],
+        ),
         module_level: true,
         api_body: false,
         api_next: false,
@@ -175,24 +175,6 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
 }
 
 impl<'t> Walk<'t> {
-    /// The dotted text of a chain of names (`User`, `this.client`, `module.exports`), `None`
-    /// for other expressions and for chains longer than [`MAX_CHAIN`]. Iterative: a chain can
-    /// be as long as the file.
-    fn dotted(&self, node: Node<'t>) -> Option<String> {
-        let g = self.g;
-        self.b.dotted(node, MAX_CHAIN, |n| {
-            if is(n, g.identifier) || is(n, g.this) || is(n, g.property_identifier) {
-                Link::Head
-            } else if is(n, g.member_expression) {
-                Link::Member { object: field(n, g.f_object), name: field(n, g.f_property) }
-            } else if is(n, g.nested_type_identifier) {
-                Link::Member { object: field(n, g.f_module), name: field(n, g.f_name) }
-            } else {
-                Link::Other
-            }
-        })
-    }
-
     // ----- statements -----
 
     /// The statements of a program, namespace or block, each with the comment above it.
@@ -516,7 +498,7 @@ impl<'t> Walk<'t> {
         let (Some(left), Some(right)) = (field(assignment, g.f_left), field(assignment, g.f_right)) else {
             return self.visit(node);
         };
-        let target = self.dotted(left);
+        let target = self.b.dotted(left);
         match target.as_deref() {
             Some("module.exports") => {
                 if is(right, g.object) {
@@ -662,7 +644,7 @@ impl<'t> Walk<'t> {
                 && let Some(assignment) = named_children(statement).next().filter(|c| is(*c, g.assignment_expression))
                 && let (Some(left), Some(right)) = (field(assignment, g.f_left), field(assignment, g.f_right))
                 && is(right, g.identifier)
-                && self.dotted(left).as_deref() == Some("module.exports")
+                && self.b.dotted(left).as_deref() == Some("module.exports")
             {
                 self.exported.insert(self.b.text(right));
             }
@@ -1334,7 +1316,7 @@ impl<'t> Walk<'t> {
     fn arguments(&mut self, arguments: Node<'t>, callee: Option<Node<'t>>) {
         let g = self.g;
         let mut error = None;
-        let called = callee.and_then(|c| self.dotted(c));
+        let called = callee.and_then(|c| self.b.dotted(c));
         for argument in named_children(arguments) {
             if is(argument, g.object) {
                 self.object(argument, Some(called.clone()));
@@ -1389,7 +1371,7 @@ impl<'t> Walk<'t> {
                     }
                 }
                 if let Some(property) = field(node, g.f_property) {
-                    match object.and_then(|o| s.dotted(o)) {
+                    match object.and_then(|o| s.b.dotted(o)) {
                         Some(qualifier) => s.b.use_name(property, kind, Some(qualifier)),
                         None => s.b.use_bound(property, kind, None, Some(Binding::Receiver)),
                     }
@@ -1451,7 +1433,7 @@ impl<'t> Walk<'t> {
                     if let Some(module) = module {
                         s.ty_as(module, UseKind::Name);
                     }
-                    s.b.use_name(name, kind, module.and_then(|m| s.dotted(m)));
+                    s.b.use_name(name, kind, module.and_then(|m| s.b.dotted(m)));
                 }
             } else if k == g.identifier {
                 s.b.use_name(node, if kind == UseKind::Type { UseKind::Name } else { kind }, None);
