@@ -42,13 +42,13 @@ pub struct Go;
 static SPEC: LanguageSpec = LanguageSpec {
     name: "go",
     extensions: &[".go"],
+    lexical: Dialect::C(CStyle { backtick: Backtick::Raw, ..CStyle::PLAIN }),
+    test_patterns: &["*_test.go", "testdata/"],
     keywords: &[
         "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func", "go",
         "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct", "switch", "type",
         "var",
     ],
-    lexical: Dialect::C(CStyle { backtick: Backtick::Raw, ..CStyle::PLAIN }),
-    test_patterns: &["*_test.go", "testdata/"],
 };
 
 impl Frontend for Go {

@@ -23,6 +23,8 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let conventions = Conventions { blank: "_", keyword_members: Some(DefKind::Field), ..Conventions::default() };
     let b = Builder::new(src, conventions)
         .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.comment])
+        .plain_name(g.identifier)
+        .type_name(g.type_identifier)
         .chains(
             &[g.identifier, g.package_identifier, g.type_identifier],
             &[(g.selector_expression, g.f_operand, g.f_field), (g.qualified_type, g.f_package, g.f_name)],
@@ -61,16 +63,10 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
     /// Within a 1 MiB stack even in a debug build.
     const MAX_DEPTH: u32 = 128;
 
-    fn builder(&mut self) -> &mut Builder<'t> {
-        &mut self.b
-    }
-
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
         let k = node.kind_id();
-        if k == g.identifier {
-            self.b.use_name(node, UseKind::Name, None);
-        } else if k == g.comment {
+        if k == g.comment {
         } else if k == g.call_expression {
             self.call(node);
         } else if k == g.binary_expression {
@@ -123,6 +119,47 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
         } else {
             self.visit_children(node);
         }
+    }
+
+    /// A type: the names it references are uses of `kind` (`Type`, or `Instantiation` for a
+    /// composite literal's own type); type arguments and element types are `Type`.
+    fn visit_type(&mut self, node: Node<'t>, kind: UseKind) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.qualified_type {
+            if let Some(package) = field(node, g.f_package) {
+                self.b.use_name(package, UseKind::Name, None);
+                if let Some(name) = field(node, g.f_name) {
+                    self.b.use_name(name, kind, Some(self.b.text(package)));
+                }
+            }
+        } else if k == g.generic_type {
+            if let Some(base) = field(node, g.f_type) {
+                self.ty_as(base, kind);
+            }
+            self.with(field(node, g.f_type_arguments), Self::ty);
+        } else if k == g.struct_type || k == g.interface_type {
+            // An anonymous struct or interface: its members' types are uses.
+            self.members(Some(node), None, None);
+        } else if k == g.identifier || k == g.selector_expression || k == g.call_expression {
+            // Array lengths and error recovery: expressions in type positions.
+            self.visit(node);
+        } else if k == g.parameter_list {
+            self.parameters(node);
+        } else if k == g.function_type {
+            for part in [field(node, g.f_parameters), field(node, g.f_result)].into_iter().flatten() {
+                self.parameters(part);
+            }
+        } else if k == g.comment {
+        } else {
+            for child in named_children(node) {
+                self.ty(child);
+            }
+        }
+    }
+
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
     }
 }
 
@@ -800,51 +837,6 @@ impl<'t> Walk<'t> {
     }
 
     // ----- types -----
-
-    fn ty(&mut self, node: Node<'t>) {
-        self.ty_as(node, UseKind::Type);
-    }
-
-    /// A type: the names it references are uses of `kind` (`Type`, or `Instantiation` for a
-    /// composite literal's own type); type arguments and element types are `Type`.
-    fn ty_as(&mut self, node: Node<'t>, kind: UseKind) {
-        let g = self.g;
-        self.nested(node, |s| {
-            let k = node.kind_id();
-            if k == g.type_identifier {
-                s.b.use_name(node, kind, None);
-            } else if k == g.qualified_type {
-                if let Some(package) = field(node, g.f_package) {
-                    s.b.use_name(package, UseKind::Name, None);
-                    if let Some(name) = field(node, g.f_name) {
-                        s.b.use_name(name, kind, Some(s.b.text(package)));
-                    }
-                }
-            } else if k == g.generic_type {
-                if let Some(base) = field(node, g.f_type) {
-                    s.ty_as(base, kind);
-                }
-                s.with(field(node, g.f_type_arguments), Self::ty);
-            } else if k == g.struct_type || k == g.interface_type {
-                // An anonymous struct or interface: its members' types are uses.
-                s.members(Some(node), None, None);
-            } else if k == g.identifier || k == g.selector_expression || k == g.call_expression {
-                // Array lengths and error recovery: expressions in type positions.
-                s.visit(node);
-            } else if k == g.parameter_list {
-                s.parameters(node);
-            } else if k == g.function_type {
-                for part in [field(node, g.f_parameters), field(node, g.f_result)].into_iter().flatten() {
-                    s.parameters(part);
-                }
-            } else if k == g.comment {
-            } else {
-                for child in named_children(node) {
-                    s.ty(child);
-                }
-            }
-        });
-    }
 
     fn string(&mut self, node: Node<'t>) {
         self.b.string(string_content(self.b.bytes(node)), node, self.error_args > 0);

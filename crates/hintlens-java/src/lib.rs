@@ -44,6 +44,8 @@ pub struct Java;
 static SPEC: LanguageSpec = LanguageSpec {
     name: "java",
     extensions: &[".java"],
+    lexical: Dialect::C(CStyle { text_blocks: true, ..CStyle::PLAIN }),
+    test_patterns: &["src/test/", "*Test.java", "*Tests.java", "*IT.java"],
     keywords: &[
         "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
         "default", "do", "double", "else", "enum", "extends", "false", "final", "finally", "float", "for", "goto",
@@ -51,8 +53,6 @@ static SPEC: LanguageSpec = LanguageSpec {
         "private", "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized",
         "this", "throw", "throws", "transient", "true", "try", "void", "volatile", "while",
     ],
-    lexical: Dialect::C(CStyle { text_blocks: true, ..CStyle::PLAIN }),
-    test_patterns: &["src/test/", "*Test.java", "*Tests.java", "*IT.java"],
 };
 
 impl Frontend for Java {

@@ -109,10 +109,6 @@ struct Walk<'t> {
 }
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
-    fn builder(&mut self) -> &mut Builder<'t> {
-        &mut self.b
-    }
-
     fn visit_kind(&mut self, node: Node<'t>) {
         let f = &self.g.fields;
         match self.kind(node) {
@@ -145,7 +141,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                 self.each_child(node, |s, child| s.visit(child));
                 self.raised = outer;
             }
-            Kind::Type => self.ty(node),
+            Kind::Type => self.annotation(node),
             Kind::Assignment => self.assignment(node),
             Kind::FunctionDefinition => self.function(node, node, false),
             Kind::ClassDefinition => self.class(node, node),
@@ -231,6 +227,10 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
             Kind::Comment | Kind::LineContinuation => false,
             _ => true,
         });
+    }
+
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
     }
 }
 
@@ -769,7 +769,7 @@ impl<'t> Walk<'t> {
                     Kind::TypeParameter => s.type_parameters(part),
                     _ => s.visit(part),
                 }),
-                _ => s.ty(inner),
+                _ => s.annotation(inner),
             });
         });
     }
@@ -941,7 +941,7 @@ impl<'t> Walk<'t> {
                     if Some(child) == value {
                         s.base(child);
                     } else {
-                        s.ty(child);
+                        s.annotation(child);
                     }
                 });
             }
@@ -959,11 +959,11 @@ impl<'t> Walk<'t> {
                     let mut declared = false;
                     s.each_child(inner, |s, part| {
                         if std::mem::replace(&mut declared, true) {
-                            s.ty(part);
+                            s.annotation(part);
                         }
                     });
                 }
-                _ => s.ty(inner),
+                _ => s.annotation(inner),
             });
         });
     }
@@ -1046,7 +1046,7 @@ impl<'t> Walk<'t> {
 
     // ----- types and patterns ---------------------------------------------------------------
 
-    fn ty(&mut self, node: Node<'t>) {
+    fn annotation(&mut self, node: Node<'t>) {
         self.nested(node, |s| match s.kind(node) {
             Kind::Identifier | Kind::Attribute => s.reference(node, UseKind::Type),
             Kind::Type
@@ -1060,7 +1060,7 @@ impl<'t> Walk<'t> {
             | Kind::BinaryOperator
             | Kind::List
             | Kind::Tuple
-            | Kind::ParenthesizedExpression => s.each_child(node, |s, child| s.ty(child)),
+            | Kind::ParenthesizedExpression => s.each_child(node, |s, child| s.annotation(child)),
             _ => s.visit(node),
         });
     }

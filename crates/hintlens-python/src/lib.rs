@@ -25,13 +25,13 @@ pub struct Python;
 static SPEC: LanguageSpec = LanguageSpec {
     name: "python",
     extensions: &[".py", ".pyi"],
+    lexical: Dialect::Python,
+    test_patterns: &["test_*.py", "*_test.py", "conftest.py"],
     keywords: &[
         "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
         "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
         "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
     ],
-    lexical: Dialect::Python,
-    test_patterns: &["test_*.py", "*_test.py", "conftest.py"],
 };
 
 impl Frontend for Python {

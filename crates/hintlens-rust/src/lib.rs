@@ -40,13 +40,13 @@ pub struct Rust;
 static SPEC: LanguageSpec = LanguageSpec {
     name: "rust",
     extensions: &[".rs"],
+    lexical: Dialect::C(CStyle { nested_comments: true, rust: true, ..CStyle::PLAIN }),
+    test_patterns: &["benches/", "examples/"],
     keywords: &[
         "Self", "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
         "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
         "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
     ],
-    lexical: Dialect::C(CStyle { nested_comments: true, rust: true, ..CStyle::PLAIN }),
-    test_patterns: &["benches/", "examples/"],
 };
 
 impl Frontend for Rust {

@@ -23,7 +23,8 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let mut walk = Walk {
         g,
         b: Builder::new(src, conventions)
-            .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.line_comment, g.block_comment]),
+            .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.line_comment, g.block_comment])
+            .plain_name(g.identifier),
         modules: Vec::new(),
         module_def: None,
         self_type: None,
@@ -73,16 +74,10 @@ struct Walk<'t> {
 }
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
-    fn builder(&mut self) -> &mut Builder<'t> {
-        &mut self.b
-    }
-
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
         let k = node.kind_id();
-        if k == g.identifier {
-            self.b.use_name(node, UseKind::Name, None);
-        } else if k == g.scoped_identifier {
+        if k == g.scoped_identifier {
             self.path(node, UseKind::Name);
         } else if k == g.type_identifier || k == g.scoped_type_identifier || k == g.generic_type {
             self.ty(node);
@@ -177,6 +172,41 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                 self.visit(child);
             }
         }
+    }
+
+    /// Every name in a type (or trait bound) position, the outermost as `kind`.
+    fn visit_type(&mut self, ty: Node<'t>, kind: UseKind) {
+        let g = self.g;
+        let k = ty.kind_id();
+        if k == g.type_identifier {
+            if self.b.bytes(ty) == b"Self" {
+                return;
+            }
+            self.b.use_name(ty, kind, None);
+        } else if k == g.scoped_type_identifier || k == g.scoped_identifier {
+            self.path(ty, kind);
+        } else if k == g.generic_type {
+            if let Some(t) = field(ty, g.f_type) {
+                self.ty_as(t, kind);
+            }
+            self.with(field(ty, g.f_type_arguments), Self::ty);
+        } else if k == g.type_binding {
+            // `Item = T`: the associated type is the trait'self.
+            self.with(field(ty, g.f_type), Self::ty);
+        } else if k == g.primitive_type || k == g.lifetime || k == g.line_comment || k == g.block_comment {
+        } else if k == g.identifier {
+            self.b.use_name(ty, UseKind::Name, None);
+        } else if k == g.block || k == g.macro_invocation || k == g.string_literal {
+            self.visit(ty);
+        } else {
+            for child in named_children(ty) {
+                self.ty_as(child, kind);
+            }
+        }
+    }
+
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
     }
 }
 
@@ -1046,43 +1076,6 @@ impl<'t> Walk<'t> {
         } else {
             None
         }
-    }
-
-    fn ty(&mut self, ty: Node<'t>) {
-        self.ty_as(ty, UseKind::Type);
-    }
-
-    /// Every name in a type (or trait bound) position, the outermost as `kind`.
-    fn ty_as(&mut self, ty: Node<'t>, kind: UseKind) {
-        let g = self.g;
-        self.nested(ty, |s| {
-            let k = ty.kind_id();
-            if k == g.type_identifier {
-                if s.b.bytes(ty) == b"Self" {
-                    return;
-                }
-                s.b.use_name(ty, kind, None);
-            } else if k == g.scoped_type_identifier || k == g.scoped_identifier {
-                s.path(ty, kind);
-            } else if k == g.generic_type {
-                if let Some(t) = field(ty, g.f_type) {
-                    s.ty_as(t, kind);
-                }
-                s.with(field(ty, g.f_type_arguments), Self::ty);
-            } else if k == g.type_binding {
-                // `Item = T`: the associated type is the trait's.
-                s.with(field(ty, g.f_type), Self::ty);
-            } else if k == g.primitive_type || k == g.lifetime || k == g.line_comment || k == g.block_comment {
-            } else if k == g.identifier {
-                s.b.use_name(ty, UseKind::Name, None);
-            } else if k == g.block || k == g.macro_invocation || k == g.string_literal {
-                s.visit(ty);
-            } else {
-                for child in named_children(ty) {
-                    s.ty_as(child, kind);
-                }
-            }
-        });
     }
 
     // ----- paths -----

@@ -546,15 +546,15 @@ pub struct LanguageSpec {
     pub name: &'static str,
     /// The endings of the files the language's frontend claims: `.py`, `.d.ts`.
     pub extensions: &'static [&'static str],
-    /// The reserved words, sorted: a word of the code that is one of them is no identifier
-    /// (`function` in JavaScript is no use of a Python parameter `function`).
-    pub keywords: &'static [&'static str],
     /// The comment and string syntax, for telling a name in code from a mention in a comment
     /// or string without parsing ([`lexical::words`]).
     pub lexical: lexical::Dialect,
     /// Path patterns (see `hintlens_snapshot::TestPaths`) of the language's test files, beyond
     /// the generic `test/` and `tests/` directories: `test_*.py`, `*Test.java`, `*_test.go`.
     pub test_patterns: &'static [&'static str],
+    /// The reserved words, sorted: a word of the code that is one of them is no identifier
+    /// (`function` in JavaScript is no use of a Python parameter `function`).
+    pub keywords: &'static [&'static str],
 }
 
 /// A language frontend: recognises its files and extracts their definitions and uses.

@@ -56,6 +56,11 @@ pub struct Builder<'t> {
     flat_names: [u16; FLAT_KINDS],
     flat_skipped: [u16; FLAT_KINDS],
     chains: Chains,
+    /// The kind of a plain name, which read anywhere is a use of itself ([`Builder::plain_name`]).
+    plain_name: u16,
+    /// The kind of a type's name, which read in a type position is a use of it
+    /// ([`Builder::type_name`]).
+    type_name: u16,
     depth: u32,
 }
 
@@ -69,6 +74,8 @@ impl<'t> Builder<'t> {
             flat_names: [0; FLAT_KINDS],
             flat_skipped: [0; FLAT_KINDS],
             chains: Chains::default(),
+            plain_name: 0,
+            type_name: 0,
             depth: 0,
         }
     }
@@ -80,6 +87,32 @@ impl<'t> Builder<'t> {
         self.flat_names[..names.len()].copy_from_slice(names);
         self.flat_skipped[..skipped.len()].copy_from_slice(skipped);
         self
+    }
+
+    /// The kind of a plain name (`identifier`): a node of it that a walk visits is a use of the
+    /// name it spells ([`crate::TreeWalk::visit`]), whatever the language.
+    pub fn plain_name(mut self, kind: u16) -> Builder<'t> {
+        self.plain_name = kind;
+        self
+    }
+
+    /// The kind of a type's name (`type_identifier`): a node of it that a walk reads as a type
+    /// ([`crate::TreeWalk::ty_as`]) is a use of the type it names.
+    pub fn type_name(mut self, kind: u16) -> Builder<'t> {
+        self.type_name = kind;
+        self
+    }
+
+    /// Whether `node` is a type's name ([`Builder::type_name`]).
+    #[inline]
+    pub fn is_type_name(&self, node: Node) -> bool {
+        crate::is(node, self.type_name)
+    }
+
+    /// Whether `node` is a plain name ([`Builder::plain_name`]).
+    #[inline]
+    pub fn is_plain_name(&self, node: Node) -> bool {
+        crate::is(node, self.plain_name)
     }
 
     /// What chains of names are made of ([`Builder::dotted`]): `heads`, the kinds of the names a
@@ -363,6 +396,12 @@ impl<'t> Builder<'t> {
         }
         self.depth += 1;
         true
+    }
+
+    /// Whether the walk may go one level deeper than it is.
+    #[inline]
+    pub(crate) fn can_descend(&self, max: u32) -> bool {
+        self.depth < max
     }
 
     #[inline]

@@ -3,6 +3,7 @@
 //! same whatever the tree's shape ([`named_children`]).
 
 use crate::Builder;
+use hintlens_syntax::UseKind;
 use hintlens_syntax::scope::ScopeKind;
 use tree_sitter::{Node, TreeCursor};
 
@@ -20,10 +21,43 @@ pub trait TreeWalk<'t>: Sized {
     /// What the frontend makes of one node: its language's meaning of the node's kind.
     fn visit_kind(&mut self, node: Node<'t>);
 
-    /// Reads `node`, one level deeper ([`TreeWalk::visit_kind`] within [`TreeWalk::nested`]).
+    /// Reads `node`: a plain name is a use of itself ([`Builder::plain_name`]); any other node
+    /// is what [`TreeWalk::visit_kind`] makes of it, one level deeper ([`TreeWalk::nested`]).
     #[inline]
     fn visit(&mut self, node: Node<'t>) {
+        let b = self.builder();
+        if b.is_plain_name(node) {
+            b.use_name(node, UseKind::Name, None);
+            return;
+        }
         self.nested(node, |s| s.visit_kind(node));
+    }
+
+    /// What the frontend makes of a node in a type position, whose names are uses of `kind`
+    /// (`Type`, or `Instantiation` for a composite literal's own type): by default what it makes
+    /// of the node anywhere.
+    fn visit_type(&mut self, node: Node<'t>, kind: UseKind) {
+        let _ = kind;
+        self.visit_kind(node);
+    }
+
+    /// Reads a type whose names are uses of `kind`: a type's name is a use of it
+    /// ([`Builder::type_name`]); any other node is what [`TreeWalk::visit_type`] makes of it,
+    /// one level deeper.
+    #[inline]
+    fn ty_as(&mut self, node: Node<'t>, kind: UseKind) {
+        let b = self.builder();
+        if b.is_type_name(node) && b.can_descend(Self::MAX_DEPTH) {
+            b.use_name(node, kind, None);
+            return;
+        }
+        self.nested(node, |s| s.visit_type(node, kind));
+    }
+
+    /// Reads a type ([`TreeWalk::ty_as`] with [`UseKind::Type`]).
+    #[inline]
+    fn ty(&mut self, node: Node<'t>) {
+        self.ty_as(node, UseKind::Type);
     }
 
     /// Reads each named child of `node`.

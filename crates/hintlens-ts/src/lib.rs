@@ -68,9 +68,9 @@ impl Dialect {
 const SHARED: LanguageSpec = LanguageSpec {
     name: "typescript",
     extensions: &[],
-    keywords: KEYWORDS,
     lexical: Lexical::C(CStyle { single_quote_strings: true, backtick: Backtick::Template, ..CStyle::PLAIN }),
     test_patterns: &["*.test.*", "*.spec.*", "__tests__/", "e2e/", "cypress/"],
+    keywords: KEYWORDS,
 };
 
 static TYPESCRIPT: LanguageSpec = LanguageSpec { extensions: &[".ts", ".mts", ".cts"], ..SHARED };

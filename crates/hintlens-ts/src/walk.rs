@@ -19,10 +19,14 @@ pub(crate) fn extract(src: &[u8], tree: &Tree, g: &'static Grammar) -> FileIndex
         Conventions { quoted_definitions: true, keyword_members: Some(DefKind::Property), ..Conventions::default() };
     let mut walk = Walk {
         g,
-        b: Builder::new(src, conventions).flat(&[g.identifier, g.property_identifier], &[g.comment, g.string]).chains(
-            &[g.identifier, g.this, g.property_identifier],
-            &[(g.member_expression, g.f_object, g.f_property), (g.nested_type_identifier, g.f_module, g.f_name)],
-        ),
+        b: Builder::new(src, conventions)
+            .flat(&[g.identifier, g.property_identifier], &[g.comment, g.string])
+            .plain_name(g.identifier)
+            .type_name(g.type_identifier)
+            .chains(
+                &[g.identifier, g.this, g.property_identifier],
+                &[(g.member_expression, g.f_object, g.f_property), (g.nested_type_identifier, g.f_module, g.f_name)],
+            ),
         module_level: true,
         api_body: false,
         api_next: false,
@@ -63,16 +67,10 @@ struct Walk<'t> {
 }
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
-    fn builder(&mut self) -> &mut Builder<'t> {
-        &mut self.b
-    }
-
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
         let k = node.kind_id();
-        if k == g.identifier {
-            self.b.use_name(node, UseKind::Name, None);
-        } else if k == g.comment || k == g.jsx_text || k == g.statement_identifier || k == g.number {
+        if k == g.comment || k == g.jsx_text || k == g.statement_identifier || k == g.number {
         } else if k == g.call_expression {
             self.call(node);
         } else if k == g.new_expression {
@@ -171,6 +169,58 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
         } else {
             self.visit_children(node);
         }
+    }
+
+    fn visit_type(&mut self, node: Node<'t>, kind: UseKind) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.nested_type_identifier {
+            if let Some(name) = field(node, g.f_name) {
+                let module = field(node, g.f_module);
+                if let Some(module) = module {
+                    self.ty_as(module, UseKind::Name);
+                }
+                self.b.use_name(name, kind, module.and_then(|m| self.b.dotted(m)));
+            }
+        } else if k == g.identifier {
+            self.b.use_name(node, if kind == UseKind::Type { UseKind::Name } else { kind }, None);
+        } else if k == g.generic_type {
+            if let Some(name) = field(node, g.f_name) {
+                self.ty_as(name, kind);
+            }
+            self.with(field(node, g.f_type_arguments), Self::ty);
+        } else if k == g.object_type {
+            // An anonymous object type: its members' types.
+            for member in named_children(node) {
+                for part in children_not(member, g.property_identifier) {
+                    if is(part, g.formal_parameters) { self.parameters(part) } else { self.ty(part) }
+                }
+            }
+        } else if k == g.formal_parameters {
+            self.parameters(node);
+        } else if k == g.type_parameter {
+            if let Some(name) = field(node, g.f_name) {
+                self.b.bind(name, Binding::Local);
+            }
+            let name = field(node, g.f_name);
+            for child in named_children(node).filter(|c| Some(*c) != name) {
+                self.ty(child);
+            }
+        } else if k == g.predefined_type
+            || k == g.comment
+            || k == g.string
+            || k == g.number
+            || k == g.property_identifier
+        {
+        } else {
+            for child in named_children(node) {
+                self.ty_as(child, kind);
+            }
+        }
+    }
+
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
     }
 }
 
@@ -1416,62 +1466,6 @@ impl<'t> Walk<'t> {
     }
 
     // ----- types -----
-
-    fn ty(&mut self, node: Node<'t>) {
-        self.ty_as(node, UseKind::Type);
-    }
-
-    fn ty_as(&mut self, node: Node<'t>, kind: UseKind) {
-        let g = self.g;
-        self.nested(node, |s| {
-            let k = node.kind_id();
-            if k == g.type_identifier {
-                s.b.use_name(node, kind, None);
-            } else if k == g.nested_type_identifier {
-                if let Some(name) = field(node, g.f_name) {
-                    let module = field(node, g.f_module);
-                    if let Some(module) = module {
-                        s.ty_as(module, UseKind::Name);
-                    }
-                    s.b.use_name(name, kind, module.and_then(|m| s.b.dotted(m)));
-                }
-            } else if k == g.identifier {
-                s.b.use_name(node, if kind == UseKind::Type { UseKind::Name } else { kind }, None);
-            } else if k == g.generic_type {
-                if let Some(name) = field(node, g.f_name) {
-                    s.ty_as(name, kind);
-                }
-                s.with(field(node, g.f_type_arguments), Self::ty);
-            } else if k == g.object_type {
-                // An anonymous object type: its members' types.
-                for member in named_children(node) {
-                    for part in children_not(member, g.property_identifier) {
-                        if is(part, g.formal_parameters) { s.parameters(part) } else { s.ty(part) }
-                    }
-                }
-            } else if k == g.formal_parameters {
-                s.parameters(node);
-            } else if k == g.type_parameter {
-                if let Some(name) = field(node, g.f_name) {
-                    s.b.bind(name, Binding::Local);
-                }
-                let name = field(node, g.f_name);
-                for child in named_children(node).filter(|c| Some(*c) != name) {
-                    s.ty(child);
-                }
-            } else if k == g.predefined_type
-                || k == g.comment
-                || k == g.string
-                || k == g.number
-                || k == g.property_identifier
-            {
-            } else {
-                for child in named_children(node) {
-                    s.ty_as(child, kind);
-                }
-            }
-        });
-    }
 
     // ----- strings -----
 
