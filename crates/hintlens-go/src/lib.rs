@@ -33,7 +33,7 @@ mod gomod;
 mod walk;
 
 use hintlens_syntax::lexical::{Backtick, CStyle, Dialect};
-use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition, UseKind};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition, UseKind};
 
 /// The Go [`Frontend`]: claims `*.go` files.
 #[derive(Debug, Clone, Copy, Default)]
@@ -53,6 +53,17 @@ static SPEC: LanguageSpec = LanguageSpec {
 
 impl Frontend for Go {
     hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_go::LANGUAGE, walk: walk::extract);
+
+    /// What `go test` runs: a function `TestXxx`, `BenchmarkXxx`, `ExampleXxx` or `FuzzXxx`
+    /// (the rest not starting with a lower-case letter).
+    fn is_collected(&self, _path: &str, index: &FileIndex, id: DefId) -> bool {
+        let d = index.definition(id);
+        d.kind == DefKind::Function
+            && d.parent.is_none()
+            && ["Test", "Benchmark", "Example", "Fuzz"].iter().any(|prefix| {
+                d.name.strip_prefix(prefix).is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase()))
+            })
+    }
 
     /// A `go.mod`'s module path (no Go source file can be mistaken for one).
     fn manifest_name(&self, text: &[u8]) -> Option<String> {

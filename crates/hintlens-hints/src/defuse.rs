@@ -159,11 +159,16 @@ fn new_definitions<'a>(
     let index = file_index(db, file);
     let frontend = db.frontend(file.language(db));
     let also_code = task.code.files.contains_key(changed.path);
-    let candidate = |d: &Definition| {
+    let candidate = |(id, d): (usize, &Definition)| {
         let in_tests = index.in_tests(d.name_span.start.line);
         let side_ok = match direction {
             Direction::CodeToTest => !in_tests,
-            Direction::TestToCode => (in_tests || !also_code || index.tests.is_empty()) && test_side_can_define(d.kind),
+            // What a test framework runs by itself no code reaches.
+            Direction::TestToCode => {
+                (in_tests || !also_code || index.tests.is_empty())
+                    && test_side_can_define(d.kind)
+                    && !frontend.is_collected(path, index, id as DefId)
+            }
         };
         // Nobody chooses a constructor's name or a special method's: never a hint of its own.
         if !side_ok || d.kind.is_constructor() || frontend.is_special(d) {
@@ -180,7 +185,7 @@ fn new_definitions<'a>(
         let named = sites.get(d.name.as_str());
         named.is_some_and(|named| named.iter().any(|site| may_name(frontend, site, d.kind, takes_keywords)))
     };
-    let candidates: Vec<bool> = index.definitions.iter().map(candidate).collect();
+    let candidates: Vec<bool> = index.definitions.iter().enumerate().map(candidate).collect();
     // A candidate parameter asks whether its callable existed at B.
     let mut wanted = candidates.clone();
     for (d, _) in index.definitions.iter().zip(&candidates).filter(|(_, c)| **c) {
@@ -377,13 +382,11 @@ impl Matcher<'_, '_> {
             }
             _ => match (&u.qualifier, u.binding) {
                 (None, Binding::Local | Binding::Definition) => None,
-                (None, Binding::Receiver) => Some((Rule::Member, Resolution::Name)),
+                (None, Binding::Receiver) => self.member(def),
                 // A method of the using file's own class runs it or a subclass's override.
                 // Subclasses of a test's classes are tests, so a test's own call reaches no code;
                 // a code class's method can be overridden by a test's subclass (a hook).
-                (None, Binding::OwnMember) => {
-                    (self.direction == Direction::TestToCode).then_some((Rule::Member, Resolution::Name))
-                }
+                (None, Binding::OwnMember) => self.member(def).filter(|_| self.direction == Direction::TestToCode),
                 (None, Binding::Import) => {
                     let import = using.import_binding(&u.name)?;
                     through_import(self.resolver.through_import(using, import, &[], &target))
@@ -404,8 +407,12 @@ impl Matcher<'_, '_> {
                                 // A member of a standard or third-party module (`st.data()`).
                                 Reach::External => return None,
                                 // `Command::new` is `Command`'s, not a new `Conflicts::new`.
-                                Reach::Elsewhere if using.frontend.paths_are_static() => return None,
-                                Reach::Unknown | Reach::Elsewhere => None,
+                                Reach::Elsewhere | Reach::Within if using.frontend.paths_are_static() => return None,
+                                // `mod.name` where the module has a `name` of its own: that one.
+                                Reach::Elsewhere => return None,
+                                // An import chain not followed to the end: by name, members or not.
+                                Reach::Unknown if !self.is_member(def) => Some((Rule::Name, Resolution::Name)),
+                                Reach::Unknown | Reach::Within => None,
                             },
                             None => None,
                         },
@@ -419,9 +426,40 @@ impl Matcher<'_, '_> {
                         Binding::Local | Binding::Definition | Binding::Receiver | Binding::OwnMember => None,
                     };
                     // Otherwise a member of something whose type is unknown: by name.
-                    Some(tie.unwrap_or((Rule::Member, Resolution::Name)))
+                    tie.or_else(|| self.member(def))
                 }
             },
+        }
+    }
+
+    /// A use through a value whose type is unknown (`obj.name`, `make().name`, Java's implicit
+    /// `this`): it reaches `def` by name when `def` is a member of a type, and never a module's
+    /// own definition (function, class, variable), which no value carries.
+    fn member(&self, def: &NewDef) -> Option<(Rule, Resolution)> {
+        self.is_member(def).then_some((Rule::Member, Resolution::Name))
+    }
+
+    /// Whether `def` is a member of a type: a method, field, property, enum member or variant,
+    /// or anything a type holds (a class attribute, a nested class, an associated function), or
+    /// a member whose type another file declares (Go's methods, Rust's `impl` of a foreign type);
+    /// or a hook the language's ecosystem calls as a member ([`Frontend::is_hook`]).
+    fn is_member(&self, def: &NewDef) -> bool {
+        let Some(id) = def.id else { return false };
+        let index = file_index(self.db, def.file);
+        let d = index.definition(id);
+        if self.db.frontend(def.file.language(self.db)).is_hook(index, id) {
+            return true;
+        }
+        match d.parent {
+            _ if matches!(
+                d.kind,
+                DefKind::Method | DefKind::Field | DefKind::Property | DefKind::EnumConstant | DefKind::Variant
+            ) =>
+            {
+                true
+            }
+            Some(parent) => index.definition(parent).kind.is_type(),
+            None => d.local_name.contains('.'),
         }
     }
 
@@ -505,7 +543,7 @@ impl Matcher<'_, '_> {
                     Reach::Resolved => return Some((Rule::Keyword, Resolution::Import)),
                     // `hypothesis.given(data=…)`: a callee from outside the repository.
                     Reach::External => return None,
-                    Reach::Unknown | Reach::Elsewhere => {}
+                    Reach::Unknown | Reach::Within | Reach::Elsewhere => {}
                 }
                 // Not followed to the end: by name — the imported name, not its alias.
                 let called = match &import.name {
@@ -529,7 +567,7 @@ fn through_import(reach: Reach) -> Option<(Rule, Resolution)> {
     match reach {
         Reach::Resolved => Some((Rule::Import, Resolution::Import)),
         Reach::Unknown => Some((Rule::Name, Resolution::Name)),
-        Reach::Elsewhere | Reach::External => None,
+        Reach::Within | Reach::Elsewhere | Reach::External => None,
     }
 }
 

@@ -24,6 +24,9 @@ pub(crate) enum Reach {
     Resolved,
     /// Into a module of the repository whose chain could not be followed to the end.
     Unknown,
+    /// Through another definition of the repository to a member of it (`mod.PLOT.render`: the
+    /// module defines `PLOT`, a value whose type is unknown, and `render` is its member).
+    Within,
     /// To another definition of the repository (the module defines or imports the name itself).
     Elsewhere,
     /// Out of the repository: a standard or third-party module.
@@ -197,7 +200,13 @@ impl<'a> Resolver<'a> {
                 files.iter().filter(|(path, _)| self.reference.may_name(self.db, path, member)).any(|&(_, file)| {
                     file_index(self.db, file).definitions.iter().any(|d| d.parent.is_none() && d.name == member)
                 });
-            return if defines { Reach::Elsewhere } else { Reach::Unknown };
+            return if !defines {
+                Reach::Unknown
+            } else if rest.is_empty() {
+                Reach::Elsewhere
+            } else {
+                Reach::Within
+            };
         }
         let mut answer: Option<Reach> = None;
         for (path, file) in files {
@@ -208,7 +217,7 @@ impl<'a> Resolver<'a> {
                 .definitions
                 .iter()
                 .filter(|d| d.parent.is_none() && d.name == member)
-                .map(|d| (d.name_span.start.line, Reach::Elsewhere))
+                .map(|d| (d.name_span.start.line, if rest.is_empty() { Reach::Elsewhere } else { Reach::Within }))
                 .max_by_key(|&(line, _)| line);
             for import in &using.index.imports {
                 let reach = if import.wildcard {

@@ -17,7 +17,7 @@ use hintlens_syntax::{
     Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, UseKind,
     flatten_whitespace, line_around, reads_exception_message, span,
 };
-use hintlens_tree::{Builder, Conventions, opens_bracket_around, span_of, syntax_error};
+use hintlens_tree::{Builder, Conventions, named_children, opens_bracket_around, span_of, syntax_error};
 use std::borrow::Cow;
 use std::num::NonZeroU16;
 use std::ops::Range;
@@ -26,6 +26,9 @@ use tree_sitter::{Node, Tree};
 /// Longest dotted chain turned into a qualifier. Real code stays far below it; without a bound,
 /// a pathological `a.b.c.….z` of n links would cost O(n²) to qualify every link.
 const MAX_CHAIN: usize = 64;
+
+/// The annotations of the methods JUnit runs by itself (4 and 5).
+const JUNIT_TESTS: &[&str] = &["Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate"];
 
 /// Deepest nesting of definitions. Each local name spells its whole ancestry, so without a
 /// bound a file of n nested classes would cost O(n²) memory; real code stays far below it.
@@ -414,11 +417,26 @@ impl<'t> Walker<'t> {
         let signature = SignatureSource { head: start..end, tail: None };
         match self.add_def(name, kind, span_of(node), signature, doc) {
             Some(id) => {
+                if kind == DefKind::Method && self.runs_as_test(node) {
+                    self.b.index.definitions[id as usize].collected = true;
+                }
                 self.scope.push(id);
                 Visit { descend: true, def: true, doc: None }
             }
             None => Visit::descend(),
         }
+    }
+
+    /// Whether a method declaration is annotated as a test JUnit runs (`@Test`,
+    /// `@org.junit.jupiter.api.Test`, `@ParameterizedTest`…).
+    fn runs_as_test(&self, method: Node<'t>) -> bool {
+        let Some(modifiers) = method.child(0).filter(|m| self.g.kinds.of(*m) == K::Modifiers) else { return false };
+        named_children(modifiers).filter(|a| matches!(self.g.kinds.of(*a), K::Annotation | K::MarkerAnnotation)).any(
+            |annotation| {
+                let name = annotation.child_by_field_id(self.g.name).map(|n| self.b.str(n)).unwrap_or_default();
+                JUNIT_TESTS.contains(&name.rsplit('.').next().unwrap_or_default())
+            },
+        )
     }
 
     /// One declarator of a field declaration: a field or constant of its own, and the scope of

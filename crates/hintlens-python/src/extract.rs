@@ -637,7 +637,8 @@ impl<'t> Walk<'t> {
     // ----- assignments ----------------------------------------------------------------------
 
     fn assignment(&mut self, node: Node<'t>) {
-        let [left, annotation] = self.fields(node, [self.g.fields.left, self.g.fields.r#type]);
+        let [left, annotation, right] =
+            self.fields(node, [self.g.fields.left, self.g.fields.r#type, self.g.fields.right]);
         self.each_child(node, |s, child| {
             if Some(child) == left {
                 s.target(child, Target::Assign { statement: node, annotation });
@@ -645,6 +646,44 @@ impl<'t> Walk<'t> {
                 s.visit(child);
             }
         });
+        // `webview = pytest.importorskip('pkg.browser.webview')`: `import pkg.browser.webview
+        // as webview`, done at run time.
+        if let (Some(name), Some(module)) = (left, right.and_then(|r| self.imported_at_run_time(r)))
+            && self.kind(name) == Kind::Identifier
+        {
+            let alias = self.b.text(name);
+            self.push_import(name, module, None, Some(alias), false);
+        }
+    }
+
+    /// The module a call imports by its dotted name (`pytest.importorskip('a.b')`,
+    /// `importlib.import_module('a.b')`), given as a plain string.
+    fn imported_at_run_time(&self, call: Node<'t>) -> Option<String> {
+        let f = &self.g.fields;
+        if self.kind(call) != Kind::Call {
+            return None;
+        }
+        let [function, arguments] = self.fields(call, [f.function, f.arguments]);
+        if !matches!(self.callee_name(function?)?, "importorskip" | "import_module") {
+            return None;
+        }
+        let first = (0..arguments?.named_child_count() as u32)
+            .filter_map(|i| arguments?.named_child(i))
+            .find(|c| !self.skipped(*c))?;
+        if self.kind(first) != Kind::String {
+            return None;
+        }
+        let mut value = String::new();
+        for i in 0..first.named_child_count() as u32 {
+            let part = first.named_child(i)?;
+            match self.kind(part) {
+                Kind::StringContent => value.push_str(std::str::from_utf8(self.b.bytes(part)).ok()?),
+                Kind::Interpolation => return None,
+                _ => {}
+            }
+        }
+        let dotted = !value.is_empty() && value.split('.').all(hintlens_syntax::is_identifier);
+        dotted.then_some(value)
     }
 
     fn target(&mut self, node: Node<'t>, binding: Target<'t>) {

@@ -53,6 +53,34 @@ impl Frontend for Python {
         components.join(".")
     }
 
+    /// What pytest and unittest collect: a module-level `test*` function (and its parameters), a
+    /// module-level `Test*` class and its members, a `test*` method of a `TestCase` subclass.
+    /// What a test function or method declares inside itself is its own: a fake class there is
+    /// handed to the code, which calls its methods.
+    fn is_collected(&self, _path: &str, index: &FileIndex, id: DefId) -> bool {
+        let d = index.definition(id);
+        let Some(parent) = d.parent else {
+            return match d.kind {
+                DefKind::Function => d.name.starts_with("test"),
+                DefKind::Class => d.name.starts_with("Test"),
+                _ => false,
+            };
+        };
+        let p = index.definition(parent);
+        let test_class_member = p.kind == DefKind::Class && p.parent.is_none() && p.name.starts_with("Test");
+        let test_case = d.kind == DefKind::Method
+            && d.name.starts_with("test")
+            && bases(&p.signature).any(|base| base.ends_with("TestCase"));
+        test_class_member || test_case || d.kind == DefKind::Parameter && self.is_collected("", index, parent)
+    }
+
+    /// pytest's hooks (`pytest_*`), which pluggy calls through the hook relay as
+    /// `hook.pytest_report_line(…)`.
+    fn is_hook(&self, index: &FileIndex, id: DefId) -> bool {
+        let d = index.definition(id);
+        d.parent.is_none() && d.kind == DefKind::Function && d.name.starts_with("pytest_")
+    }
+
     /// `_name` is private by convention; dunder names (`__init__`, `__eq__`) are protocol, hence
     /// public.
     fn is_private(&self, def: &Definition) -> bool {
@@ -107,6 +135,13 @@ impl Frontend for Python {
     fn strings_name_modules(&self) -> bool {
         true
     }
+}
+
+/// The base classes a class signature lists (`class T(unittest.TestCase, Mixin)`), by the
+/// last component of each.
+fn bases(signature: &str) -> impl Iterator<Item = &str> {
+    let inside = signature.split_once('(').map_or("", |(_, rest)| rest.rsplit_once(')').map_or(rest, |(b, _)| b));
+    inside.split(',').map(|b| b.trim().rsplit('.').next().unwrap_or_default())
 }
 
 fn is_dunder(name: &str) -> bool {

@@ -31,7 +31,7 @@
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect};
-use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
 
 /// The Rust [`Frontend`]: claims `*.rs` files and `Cargo.toml` manifests.
 #[derive(Debug, Clone, Copy, Default)]
@@ -51,6 +51,14 @@ static SPEC: LanguageSpec = LanguageSpec {
 
 impl Frontend for Rust {
     hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_rust::LANGUAGE, walk: walk::extract);
+
+    /// A `#[test]` function, which the harness runs; anything of an integration-test crate
+    /// (`tests/*.rs`), which library code cannot name — but for the methods of its trait impls,
+    /// which the library reaches through the trait (a fake implementing it).
+    fn is_collected(&self, path: &str, index: &FileIndex, id: DefId) -> bool {
+        let d = index.definition(id);
+        d.collected || is_integration_test(path) && !d.signature.starts_with("impl ")
+    }
 
     fn manifest_name(&self, text: &[u8]) -> Option<String> {
         manifest_crate_name(text)
@@ -154,6 +162,12 @@ impl Frontend for Rust {
         parts.extend(rest.split(['.', '/']).filter(|p| !p.is_empty()));
         parts.join(".")
     }
+}
+
+/// A file of an integration-test crate: below a `tests/` directory that no `src/` holds.
+fn is_integration_test(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    parts.iter().position(|&p| p == "tests").is_some_and(|at| at + 1 < parts.len() && !parts[..at].contains(&"src"))
 }
 
 fn split(module: &str) -> Vec<String> {

@@ -319,7 +319,15 @@ impl<'t> Walk<'t> {
                 region.end = end.end;
                 self.b.index.tests.push(region);
             }
+            let first = self.b.index.definitions.len();
             self.item(item, doc, parent);
+            // `#[test] fn …`: the test harness runs it; no code names it.
+            if is(item, g.function_item) && attrs.iter().any(|a| self.runs_as_test(*a)) {
+                let defined = self.b.index.definitions.get_mut(first);
+                if let Some(function) = defined.filter(|d| d.kind.is_callable()) {
+                    function.collected = true;
+                }
+            }
         }
     }
 
@@ -381,16 +389,25 @@ impl<'t> Walk<'t> {
 
     /// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(…)]`, `#[cfg(test)]`.
     fn is_test_attribute(&self, item: Node<'t>) -> bool {
+        if self.runs_as_test(item) {
+            return true;
+        }
+        let Some(attribute) = named_children(item).find(|c| is(*c, self.g.attribute)) else { return false };
+        let Some(path) = named_children(attribute).next() else { return false };
+        let path = self.b.text(path);
+        let arguments = field(attribute, self.g.f_arguments).map(|a| self.b.text(a));
+        path == "cfg"
+            && arguments.is_some_and(|a| a.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test"))
+    }
+
+    /// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(…)]`: the function is a test the
+    /// harness runs.
+    fn runs_as_test(&self, item: Node<'t>) -> bool {
         let Some(attribute) = named_children(item).find(|c| is(*c, self.g.attribute)) else { return false };
         let Some(path) = named_children(attribute).next() else { return false };
         let path = self.b.text(path);
         let last = path.rsplit("::").next().unwrap_or(&path);
-        if matches!(last, "test" | "rstest" | "test_case" | "quickcheck" | "proptest") {
-            return true;
-        }
-        let arguments = field(attribute, self.g.f_arguments).map(|a| self.b.text(a));
-        path == "cfg"
-            && arguments.is_some_and(|a| a.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test"))
+        matches!(last, "test" | "rstest" | "test_case" | "quickcheck" | "proptest")
     }
 
     /// An attribute's path is a use, and so are the names in its arguments (`derive(Debug)`).

@@ -229,6 +229,11 @@ pub struct Definition {
     /// types' constructor keywords are then this callable's keywords too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keywords_from: Vec<String>,
+    /// A test a framework runs by itself, marked so in the source: JUnit's `@Test` methods,
+    /// Rust's `#[test]` functions. No code names one ([`Frontend::is_collected`] adds what
+    /// names and paths decide).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collected: bool,
 }
 
 /// How a use reaches a name.
@@ -486,6 +491,9 @@ impl FileIndex {
             if !d.keywords_from.is_empty() {
                 let _ = write!(out, " keywords_from={}", d.keywords_from.join(","));
             }
+            if d.collected {
+                out.push_str(" collected");
+            }
             if let Some(doc) = &d.doc {
                 let _ = write!(out, " doc=`{doc}`");
             }
@@ -652,6 +660,25 @@ pub trait Frontend: Send + Sync + 'static {
     /// leading underscore, Java's `private`), for policies that list only public names.
     fn is_private(&self, def: &Definition) -> bool {
         let _ = def;
+        false
+    }
+
+    /// Whether a test framework collects and runs the definition `id` of the test file `path`,
+    /// or the file is out of the code's reach: then no code names it, whatever a code line
+    /// spells (pytest's `test_*` functions and `Test*` classes, JUnit's `@Test` methods, Go's
+    /// `TestXxx` functions, Rust's `#[test]` functions and integration-test crates). Asked only
+    /// of definitions on the test side of a change. By default the marks the walk read
+    /// ([`Definition::collected`]).
+    fn is_collected(&self, path: &str, index: &FileIndex, id: DefId) -> bool {
+        let _ = path;
+        index.definition(id).collected
+    }
+
+    /// Whether a module-level definition is reached as the member of an object all the same, by
+    /// a mechanism of the language's ecosystem: pytest's hooks (`pytest_*` functions of a
+    /// conftest or plugin), which pluggy calls through its hook relay (`hook.pytest_x(…)`).
+    fn is_hook(&self, index: &FileIndex, id: DefId) -> bool {
+        let _ = (index, id);
         false
     }
 

@@ -272,6 +272,7 @@ impl<'t> Builder<'t> {
             parent,
             constructor_keyword: self.conventions.keyword_members == Some(kind),
             keywords_from: Vec::new(),
+            collected: false,
         });
         id
     }
