@@ -115,7 +115,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
         {
             // Go scopes are blocks (an `if`'s or `for`'s header included): a name declared in
             // one is not bound around it.
-            self.in_scope(ScopeKind::Function, |s| s.visit_children(node));
+            self.in_scope(ScopeKind::Block, |s| s.visit_children(node));
         } else {
             self.visit_children(node);
         }
@@ -353,7 +353,7 @@ impl<'t> Walk<'t> {
     /// in its scope; its body is read as statements.
     fn callable(&mut self, node: Node<'t>, receiver: Option<Node<'t>>) {
         let g = self.g;
-        self.in_scope(ScopeKind::Function, |s| {
+        self.in_scope(ScopeKind::Block, |s| {
             let was_in_body = std::mem::replace(&mut s.in_body, true);
             let parts =
                 [receiver, field(node, g.f_type_parameters), field(node, g.f_parameters), field(node, g.f_result)];
@@ -418,7 +418,7 @@ impl<'t> Walk<'t> {
         let name_text = self.b.text(name);
         let id = self.b.define(name, name_text.clone(), kind, spec, signature, None, doc);
         if let Some(params) = field(spec, g.f_type_parameters) {
-            self.in_scope(ScopeKind::Function, |s| {
+            self.in_scope(ScopeKind::Block, |s| {
                 s.parameters(params);
                 s.members(body, ty, Some((id, &name_text)));
             });
@@ -453,7 +453,7 @@ impl<'t> Walk<'t> {
                     let local = format!("{owner_name}.{}", self.b.text(name));
                     self.b.define(name, local, DefKind::Method, item, signature, Some(owner), doc);
                 }
-                self.in_scope(ScopeKind::Function, |s| {
+                self.in_scope(ScopeKind::Block, |s| {
                     for part in [field(item, g.f_parameters), field(item, g.f_result)].into_iter().flatten() {
                         s.parameters(part);
                     }
@@ -521,19 +521,22 @@ impl<'t> Walk<'t> {
         let ty = field(spec, g.f_type);
         let names = fields(spec, g.f_name);
         let type_text = ty.map(|t| format!(" {}", self.b.flat_text(t.start_byte(), t.end_byte()))).unwrap_or_default();
-        for name in names {
-            if self.in_body {
+        if self.in_body {
+            // A local's scope begins after its spec: `info = info.Flipt{}` reads the package.
+            self.with(ty, Self::ty);
+            self.visit_field(spec, g.f_value);
+            for name in names {
                 self.b.bind(name, Binding::Local);
-                continue;
             }
+            return;
+        }
+        for name in names {
             self.b.scopes.bind_in(MODULE, self.b.bytes(name), Binding::Local);
             let kind = if keyword == "const" { DefKind::Constant } else { DefKind::Variable };
             let signature = format!("{keyword} {}{type_text}", self.b.text(name));
             self.b.define(name, self.b.text(name), kind, spec, signature, None, doc.clone());
         }
-        if let Some(ty) = ty {
-            self.ty(ty);
-        }
+        self.with(ty, Self::ty);
         self.visit_field(spec, g.f_value);
     }
 
@@ -801,21 +804,21 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let left = field(node, g.f_left);
         let declares = node.kind_id() == g.short_var_declaration || self.has_token(node, b":=");
-        if let Some(left) = left {
-            if declares {
-                for name in named_children(left) {
-                    if name.kind_id() == g.identifier {
-                        self.b.bind(name, Binding::Local);
-                    } else {
-                        self.visit(name);
-                    }
-                }
-            } else {
-                self.visit(left);
-            }
+        if !declares {
+            self.visit_children(node);
+            return;
         }
+        // The right side first: the names declared are bound after the statement (`x := x.F()`
+        // reads the `x` around it).
         for child in named_children(node).filter(|c| Some(*c) != left) {
             self.visit(child);
+        }
+        for name in left.into_iter().flat_map(named_children) {
+            if name.kind_id() == g.identifier {
+                self.b.bind(name, Binding::Local);
+            } else {
+                self.visit(name);
+            }
         }
     }
 
@@ -825,7 +828,7 @@ impl<'t> Walk<'t> {
 
     fn type_switch(&mut self, node: Node<'t>) {
         let g = self.g;
-        self.in_scope(ScopeKind::Function, |s| {
+        self.in_scope(ScopeKind::Block, |s| {
             let alias = field(node, g.f_alias);
             for name in alias.into_iter().flat_map(named_children).filter(|n| n.kind_id() == g.identifier) {
                 s.b.bind(name, Binding::Local);

@@ -647,7 +647,7 @@ impl<'t> Walk<'t> {
             }
         });
         // `webview = pytest.importorskip('pkg.browser.webview')`: `import pkg.browser.webview
-        // as webview`, done at run time.
+        // as webview`, done at run time; `mod = __import__('a.b').b` likewise.
         if let (Some(name), Some(module)) = (left, right.and_then(|r| self.imported_at_run_time(r)))
             && self.kind(name) == Kind::Identifier
         {
@@ -656,17 +656,27 @@ impl<'t> Walk<'t> {
         }
     }
 
-    /// The module a call imports by its dotted name (`pytest.importorskip('a.b')`,
-    /// `importlib.import_module('a.b')`), given as a plain string.
-    fn imported_at_run_time(&self, call: Node<'t>) -> Option<String> {
+    /// The module an expression imports by its dotted name, given as a plain string:
+    /// `pytest.importorskip('a.b')`, `importlib.import_module('a.b')`, and `__import__('a.b')`
+    /// (which is the top package `a`) followed by the attributes leading to the module
+    /// (`__import__('a.b').b`).
+    fn imported_at_run_time(&self, value: Node<'t>) -> Option<String> {
         let f = &self.g.fields;
+        let mut attributes = Vec::new();
+        let mut call = value;
+        while self.kind(call) == Kind::Attribute {
+            attributes.push(std::str::from_utf8(self.b.bytes(call.child_by_field_id(f.attribute)?)).ok()?);
+            call = call.child_by_field_id(f.object)?;
+        }
         if self.kind(call) != Kind::Call {
             return None;
         }
         let [function, arguments] = self.fields(call, [f.function, f.arguments]);
-        if !matches!(self.callee_name(function?)?, "importorskip" | "import_module") {
-            return None;
-        }
+        let top_package = match self.callee_name(function?)? {
+            "importorskip" | "import_module" if attributes.is_empty() => false,
+            "__import__" => true,
+            _ => return None,
+        };
         let first = (0..arguments?.named_child_count() as u32)
             .filter_map(|i| arguments?.named_child(i))
             .find(|c| !self.skipped(*c))?;
@@ -682,8 +692,14 @@ impl<'t> Walk<'t> {
                 _ => {}
             }
         }
-        let dotted = !value.is_empty() && value.split('.').all(hintlens_syntax::is_identifier);
-        dotted.then_some(value)
+        if value.is_empty() || !value.split('.').all(hintlens_syntax::is_identifier) {
+            return None;
+        }
+        if !top_package {
+            return Some(value);
+        }
+        let top = value.split('.').next().unwrap_or_default();
+        Some(std::iter::once(top).chain(attributes.iter().rev().copied()).collect::<Vec<_>>().join("."))
     }
 
     fn target(&mut self, node: Node<'t>, binding: Target<'t>) {

@@ -25,6 +25,10 @@ pub enum ScopeKind {
     Class,
     /// A function, method, lambda or block: its names are visible in the scopes nested in it.
     Function,
+    /// A block of a language that declares before use (Go's function bodies and blocks): a name
+    /// is bound from its declaration on, so a use before it (`info := info.Flipt{}`, the value of
+    /// the declaration that binds it) sees the binding around the block.
+    Block,
     /// A comprehension or generator expression: its targets are its own, but an assignment
     /// expression (`:=`) in it binds in the enclosing function.
     Comprehension,
@@ -33,13 +37,17 @@ pub enum ScopeKind {
 pub struct Scopes {
     /// Each scope's parent and kind, by id.
     scopes: Vec<(Option<ScopeId>, ScopeKind)>,
-    bound: HashMap<(ScopeId, u64), Binding, KeyHash>,
+    /// Each name's binding in a scope, and when (in [`Scopes::clock`] ticks) it was first bound.
+    bound: HashMap<(ScopeId, u64), (Binding, u32), KeyHash>,
     /// Names a `global` or `nonlocal` statement hands to an outer scope: assigning them binds
     /// nothing in this one.
     outer: HashSet<(ScopeId, u64), KeyHash>,
     current: ScopeId,
-    /// Uses waiting for their binding: index into the file's uses, scope, hash of the head.
-    pending: Vec<(u32, ScopeId, u64)>,
+    /// Uses waiting for their binding: index into the file's uses, scope, hash of the head, and
+    /// when the use was recorded.
+    pending: Vec<(u32, ScopeId, u64, u32)>,
+    /// Bindings and uses in the order the walk met them.
+    clock: u32,
 }
 
 impl Default for Scopes {
@@ -56,6 +64,7 @@ impl Scopes {
             outer: HashSet::default(),
             current: MODULE,
             pending: Vec::new(),
+            clock: 0,
         }
     }
 
@@ -99,7 +108,8 @@ impl Scopes {
         // An import is what resolution needs to see: it wins over a fallback assignment of the
         // same name (`try: from m import f` / `except ImportError: f = None`); a definition
         // wins over a value (`def f(): …` then `f = wraps(f)(g)` is still a known callable).
-        let slot = self.bound.entry(key).or_insert(binding);
+        self.clock += 1;
+        let (slot, _) = self.bound.entry(key).or_insert((binding, self.clock));
         let rank = |b: Binding| match b {
             Binding::Import => 2,
             Binding::Definition => 1,
@@ -117,26 +127,30 @@ impl Scopes {
 
     /// The use at `index` has `head` as its first name, looked up from the current scope.
     pub fn record(&mut self, index: usize, head: &[u8]) {
-        self.pending.push((index as u32, self.current, name_hash(head)));
+        self.clock += 1;
+        self.pending.push((index as u32, self.current, name_hash(head), self.clock));
     }
 
     /// Decides the binding of every recorded use.
     pub fn finish(self, uses: &mut [Use]) {
-        for &(index, scope, hash) in &self.pending {
+        for &(index, scope, hash, at) in &self.pending {
             if let Some(u) = uses.get_mut(index as usize) {
-                u.binding = self.lookup(scope, hash);
+                u.binding = self.lookup(scope, hash, at);
             }
         }
     }
 
-    fn lookup(&self, from: ScopeId, hash: u64) -> Binding {
+    fn lookup(&self, from: ScopeId, hash: u64, at: u32) -> Binding {
         let mut scope = from;
         loop {
             let (parent, kind) = self.scopes[scope as usize];
             // A class body's names are seen from the body, not from the functions inside it.
             let visible = kind != ScopeKind::Class || scope == from;
-            if visible && let Some(&binding) = self.bound.get(&(scope, hash)) {
-                return binding;
+            if visible && let Some(&(binding, since)) = self.bound.get(&(scope, hash)) {
+                // A block's name is bound from its declaration on.
+                if kind != ScopeKind::Block || since < at {
+                    return binding;
+                }
             }
             // A module sees none of the names around it (Rust's inline `mod x { … }`).
             if kind == ScopeKind::Module {
@@ -216,6 +230,26 @@ mod tests {
         let mut uses = vec![use_("f")];
         s.finish(&mut uses);
         assert_eq!(uses[0].binding, Binding::Import);
+    }
+
+    #[test]
+    fn a_block_binds_a_name_from_its_declaration_on() {
+        let mut s = Scopes::new();
+        s.bind(b"info", Binding::Import);
+        let block = s.open(ScopeKind::Block);
+        let outer = s.enter(block);
+        s.record(0, b"info");
+        s.bind(b"info", Binding::Local);
+        s.record(1, b"info");
+        let nested = s.open(ScopeKind::Block);
+        let in_block = s.enter(nested);
+        s.record(2, b"info");
+        s.leave(in_block);
+        s.leave(outer);
+        let mut uses = vec![use_("info"), use_("info"), use_("info")];
+        s.finish(&mut uses);
+        let bindings: Vec<Binding> = uses.iter().map(|u| u.binding).collect();
+        assert_eq!(bindings, [Binding::Import, Binding::Local, Binding::Local]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! exhaust the stack.
 
 use crate::grammar::Grammar;
-use hintlens_syntax::scope::ScopeKind;
+use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, quoted_path_components};
 use hintlens_tree::{Builder, Conventions, TreeWalk, children_of, field, is, named_children, unquote};
 use std::collections::HashSet;
@@ -496,6 +496,21 @@ impl<'t> Walk<'t> {
         }
         let argument = named_children(field(call, g.f_arguments)?).next()?;
         is(argument, g.string).then(|| string_content(self.b.bytes(argument)))
+    }
+
+    /// `require('m')` read in place (`require('m').get()`): an import of `m` the file binds to
+    /// no name of its own, so a name it invents (`require$3`, which no code spells) stands for
+    /// it, and a member of it is qualified by that name as by an imported module's.
+    fn inline_require(&mut self, object: Node<'t>) -> Option<String> {
+        if !is(object, self.g.call_expression) {
+            return None;
+        }
+        let module = self.required_module(object)?;
+        let alias = format!("require${}", self.b.index.imports.len());
+        self.b.scopes.bind_in(MODULE, alias.as_bytes(), Binding::Import);
+        let line = object.start_position().row as u32;
+        self.b.index.imports.push(Import { module, name: None, alias: Some(alias.clone()), wildcard: false, line });
+        Some(alias)
     }
 
     /// `x` or `{a, b: c}` bound by `… = require('m')`: imports of `m`.
@@ -1421,7 +1436,8 @@ impl<'t> Walk<'t> {
                     }
                 }
                 if let Some(property) = field(node, g.f_property) {
-                    match object.and_then(|o| s.b.dotted(o)) {
+                    let qualifier = object.and_then(|o| s.b.dotted(o).or_else(|| s.inline_require(o)));
+                    match qualifier {
                         Some(qualifier) => s.b.use_name(property, kind, Some(qualifier)),
                         None => s.b.use_bound(property, kind, None, Some(Binding::Receiver)),
                     }
