@@ -88,6 +88,13 @@ enum Key {
     Parent,
     /// A key that names the entry by its kind: `Function: tab_focus`.
     KindName(&'static str),
+    /// `Content:` of a new file (a YAML fixture, say): text to skip, whose `name:` lines name
+    /// nothing.
+    Content,
+    /// `Methods:` / `Static Methods:` under a class: a list of its methods, each an entry.
+    Members,
+    /// `Fields:` under a struct: a list of its fields, each an entry.
+    Fields,
 }
 
 fn key(word: &str) -> Option<Key> {
@@ -129,6 +136,9 @@ fn key(word: &str) -> Option<Key> {
         "type alias" => Key::KindName("Type alias"),
         "constructor" => Key::KindName("Constructor"),
         "new file" | "new module" => Key::KindName("File"),
+        "content" | "contents" | "file content" | "file contents" => Key::Content,
+        "methods" | "static methods" | "public methods" | "class methods" | "instance methods" => Key::Members,
+        "fields" | "struct fields" | "properties" | "attributes" => Key::Fields,
         "component" | "new component" => Key::KindName("Component"),
         _ => return None,
     })
@@ -247,6 +257,12 @@ struct Parser {
     current: Option<Draft>,
     /// The field continuation lines append to.
     field: Option<Key>,
+    /// Inside a `Content:` block: the fence that closes it (`"""`, ```` ``` ````), or none
+    /// when the block runs to the next key at the entry's own indentation.
+    content: Option<Option<&'static str>>,
+    /// Under a `Methods:` or `Fields:` heading: the type its listed members belong to, the
+    /// heading's indentation, and the members' kind.
+    members: Option<(String, usize, &'static str)>,
 }
 
 #[derive(Default)]
@@ -264,6 +280,9 @@ struct Draft {
 impl Parser {
     fn line(&mut self, raw: &str) {
         let indent = raw.len() - raw.trim_start().len();
+        if self.in_content(raw, indent) {
+            return;
+        }
         let listed = MARKER.is_match(raw);
         // Markdown: bold markers and escapes (`check\_qt\_available`).
         let line = MARKER
@@ -292,6 +311,26 @@ impl Parser {
         // A key alone on its line, its value on the next: "Name\nValidatedBitcoinToken".
         if let Some(k) = key(line.trim_end_matches(':')) {
             return self.field(k, String::new(), indent);
+        }
+        // `- getInitializedInstance(registrationDataId: string)` under `Static Methods:`,
+        // `` - `adds: list[SolrDocument]` — … `` under `Fields:`.
+        if let Some((class, heading, kind)) = self.members.clone()
+            && listed
+            && indent >= heading
+            && let Some(m) = IDENT.find(line.trim_start_matches('`')).filter(|m| m.start() == 0)
+        {
+            let line = line.trim_start_matches('`');
+            let signature = line[m.end()..].trim_start().starts_with('(').then(|| line.to_owned());
+            self.start(indent);
+            let draft = self.current.as_mut().expect("just started");
+            draft.raw_name = Some(m.as_str().to_owned());
+            draft.entry.kind_text = Some(kind.to_owned());
+            draft.entry.parent = Some(class);
+            draft.entry.signature = signature;
+            // The class's path, for the method's.
+            draft.entry.path.clone_from(&self.entries.iter().rev().find_map(|d| d.entry.path.clone()));
+            self.field = Some(Key::Signature);
+            return;
         }
         let in_parameters = matches!(self.field, Some(Key::Input | Key::Output | Key::InOut));
         if let Some(c) = BARE.captures(line)
@@ -322,17 +361,85 @@ impl Parser {
         self.continue_field(line);
     }
 
+    /// Whether `raw` belongs to a `Content:` block, which is skipped: it ends at its closing
+    /// fence, or without a fence at the next line no deeper than the block's key.
+    fn in_content(&mut self, raw: &str, indent: usize) -> bool {
+        let Some(fence) = self.content else { return false };
+        let line = raw.trim();
+        match fence {
+            Some(fence) => {
+                if line.contains(fence) {
+                    self.content = None;
+                }
+                true
+            }
+            // The block's first line opens a fence: the block runs to its close.
+            None if line.starts_with("\"\"\"") || line.starts_with("```") => {
+                let fence = if line.starts_with("```") { "```" } else { "\"\"\"" };
+                let closed = line.len() > 3 && line[3..].contains(fence);
+                self.content = if closed { None } else { Some(Some(fence)) };
+                true
+            }
+            None if line.is_empty() => true,
+            None => {
+                let key_at_entry = self.current.as_ref().is_none_or(|d| indent <= d.indent)
+                    && KEY_LINE.captures(line).and_then(|c| key(&c[1])).is_some_and(|k| {
+                        matches!(k, Key::Name | Key::Type | Key::Path | Key::KindName(_) | Key::Description)
+                    });
+                if key_at_entry {
+                    self.content = None;
+                    false
+                } else {
+                    true
+                }
+            }
+        }
+    }
+
     fn field(&mut self, k: Key, value: String, indent: usize) {
+        if k == Key::Content {
+            let fence = ["\"\"\"", "```"].into_iter().find(|f| value.starts_with(f));
+            let closed = fence.is_some_and(|f| value[f.len()..].contains(f));
+            self.content = Some(if closed { None } else { fence });
+            // A block opened and closed on its key's line is over.
+            if closed {
+                self.content = None;
+            }
+            self.field = None;
+            return;
+        }
+        if let Key::Members | Key::Fields = k {
+            // The nearest entry that is a type: the class whose Inputs/Outputs list its methods.
+            let is_type = |d: &&Draft| {
+                let kind = d.entry.kind_text.as_deref().unwrap_or_default().to_lowercase();
+                d.raw_name.as_deref().is_some_and(|n| !n.trim().is_empty())
+                    && ["class", "struct", "interface", "type", "object"].iter().any(|t| kind.contains(t))
+                    && !["method", "function", "constructor"].iter().any(|t| kind.contains(t))
+            };
+            let class = self.current.iter().chain(self.entries.iter().rev()).find(is_type);
+            let kind = if k == Key::Fields { "Field" } else { "Method" };
+            self.members = class.and_then(|d| d.raw_name.as_deref()).map(|n| (strip_ticks(n), indent, kind));
+            self.field = None;
+            return;
+        }
+        if !matches!(k, Key::Input | Key::Output | Key::InOut | Key::Description | Key::Signature) {
+            self.members = None;
+        }
         let has = |d: &Draft, k: Key| match k {
             Key::Name | Key::KindName(_) => d.raw_name.is_some(),
-            Key::Type => d.entry.kind_text.is_some() && d.raw_name.is_some() && !d.kind_from_key,
+            // A file may be named by its path alone (`Type: File` / `Path: x.yml` / `Content:`).
+            Key::Type => {
+                d.entry.kind_text.is_some()
+                    && (d.raw_name.is_some() || d.entry.path.is_some() && d.entry.def_kind() == DefKind::File)
+                    && !d.kind_from_key
+            }
             Key::Path => d.entry.path.is_some(),
             Key::Input => d.entry.input.is_some(),
             Key::Output => d.entry.output.is_some(),
             Key::Description => d.entry.description.is_some(),
             Key::Signature => d.entry.signature.is_some(),
             Key::Parent => d.entry.parent.is_some(),
-            Key::InOut => false,
+            Key::InOut | Key::Content | Key::Members | Key::Fields => false,
         };
         // `Class: X` right after a method's name names its class, not a new entry.
         if let (Key::KindName("Class" | "Struct"), Some(d)) = (k, self.current.as_mut())
@@ -373,6 +480,7 @@ impl Parser {
             Key::Description => d.entry.description = Some(value),
             Key::Signature => d.entry.signature = Some(value),
             Key::Parent => d.entry.parent = Some(strip_ticks(&value)),
+            Key::Content | Key::Members | Key::Fields => {}
         }
     }
 
@@ -448,6 +556,8 @@ fn clean(draft: Draft) -> Option<InterfaceEntry> {
     // `Type: \`SSOLoginFunc\``: a type that is a name names the entry.
     let raw = match draft.raw_name.filter(|n| !n.trim().is_empty()) {
         Some(raw) => raw,
+        // A file named by its path alone.
+        None if entry.def_kind() == DefKind::File && entry.path.is_some() => entry.path.clone()?,
         None => {
             let kind = entry.kind_text.take()?;
             if !kind.trim().starts_with('`') {

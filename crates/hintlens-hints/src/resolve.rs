@@ -196,10 +196,10 @@ impl<'a> Resolver<'a> {
         if let Some(&(_, first)) = files.first()
             && !self.db.frontend(first.language(self.db)).imports_are_members()
         {
-            let defines =
-                files.iter().filter(|(path, _)| self.reference.may_name(self.db, path, member)).any(|&(_, file)| {
-                    file_index(self.db, file).definitions.iter().any(|d| d.parent.is_none() && d.name == member)
-                });
+            let defines = files
+                .iter()
+                .filter(|(path, _)| self.reference.may_name(self.db, path, member))
+                .any(|&(_, file)| file_index(self.db, file).definitions.iter().any(|d| is_top_level(d, member)));
             return if !defines {
                 Reach::Unknown
             } else if rest.is_empty() {
@@ -216,7 +216,7 @@ impl<'a> Resolver<'a> {
                 .index
                 .definitions
                 .iter()
-                .filter(|d| d.parent.is_none() && d.name == member)
+                .filter(|d| is_top_level(d, member))
                 .map(|d| (d.name_span.start.line, if rest.is_empty() { Reach::Elsewhere } else { Reach::Within }))
                 .max_by_key(|&(line, _)| line);
             for import in &using.index.imports {
@@ -297,6 +297,13 @@ impl<'a> Resolver<'a> {
             self.reference.paths(self.db).map(|(path, language)| (path, language, components(path).collect())).collect()
         })
     }
+}
+
+/// Whether `d` is a module's own top-level definition named `name`, which `module.name` names:
+/// not a member whose owner another file declares (a Go method, a Rust `impl` of a foreign
+/// type, a CommonJS `Posts.uploads.list = …`), which has no parent in its file either.
+fn is_top_level(d: &hintlens_syntax::Definition, name: &str) -> bool {
+    d.parent.is_none() && d.name == name && !d.local_name.contains('.')
 }
 
 /// Every module root of a snapshot, longest name first.

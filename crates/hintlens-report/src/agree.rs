@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `new_components` (FEA-Bench) | `file::Class.method` (the component's dotted file-local name) | `path::local_name` |
 //! | `definitions_brief` (FEA-Bench) | `file::X` from each `(definition of X:)` under `[start of new definitions in file]` | `path::local_name` |
-//! | `interface` (SWE-bench Pro) | the entry's simple name (`set_defaults` for `Font.set_defaults`, a module's last component for a file) | `name` |
+//! | `interface` (SWE-bench Pro) | the entry's simple name (`set_defaults` for `Font.set_defaults`); a file's name with its extension (`file:elf.py`) | `name`; `file:` and a file's name |
 //! | `augmentations`, `augmentations_approx` (NoCode-bench) | `type:name` | NoCode type and name (a file's path) |
 //!
 //! Our `pkg.mod.Class.method` is thus compared on the suffix FEA-Bench writes (`Class.method`),
@@ -17,6 +17,7 @@
 
 use crate::records::{instance_id, is_ok};
 use hintlens_formats::parse_interface;
+use hintlens_syntax::DefKind;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -77,7 +78,16 @@ impl ReferenceField {
                 }
                 Some(keys)
             }
-            ReferenceField::Interface => Some(parse_interface(value.as_str()?).into_iter().map(|e| e.name).collect()),
+            ReferenceField::Interface => Some(
+                parse_interface(value.as_str()?)
+                    .into_iter()
+                    .map(|e| match e.def_kind() {
+                        // A new file is its path, whose name could be anything's.
+                        DefKind::File => file_key(e.path.as_deref().unwrap_or(&e.name)),
+                        _ => e.name,
+                    })
+                    .collect(),
+            ),
             ReferenceField::Augmentations | ReferenceField::AugmentationsApprox => {
                 // Released as an object, or as its JSON text.
                 let parsed;
@@ -107,6 +117,7 @@ impl ReferenceField {
                 let local = text("local_name").filter(|l| !l.is_empty()).unwrap_or(name);
                 format!("{}::{local}", text("path").unwrap_or_default())
             }
+            ReferenceField::Interface if text("kind") == Some("file") => file_key(text("path").unwrap_or(name)),
             ReferenceField::Interface => name.to_owned(),
             ReferenceField::Augmentations | ReferenceField::AugmentationsApprox => {
                 let ty = nocode_type(text("kind").unwrap_or_default(), text("entity").unwrap_or_default());
@@ -115,6 +126,12 @@ impl ReferenceField {
             }
         })
     }
+}
+
+/// The key of a file in an interface: its name with its extension (`file:elf.py`), as people
+/// write paths loosely (from the repository's root or from a package's).
+fn file_key(path: &str) -> String {
+    format!("file:{}", path.trim_end_matches('/').rsplit('/').next().unwrap_or(path))
 }
 
 /// NoCode-bench's entity type of an identifier, from its `kind` and `entity` (the mapping of

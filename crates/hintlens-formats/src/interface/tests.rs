@@ -319,3 +319,73 @@ fn kinds_map_to_definition_kinds() {
     assert_eq!(kind("Module"), DefKind::File);
     assert_eq!(InterfaceEntry::default().def_kind(), DefKind::Function);
 }
+
+#[test]
+fn the_content_of_a_new_file_names_nothing() {
+    // flipt-524f2773: a YAML fixture's content, whose `name:` lines are no entries.
+    let text = "Type: Struct\n\nName: `Segments`\n\nPath: internal/ext/common.go\n\nType: File\nPath: internal/ext/testdata/import_rule_multiple_segments.yml\nContent: \n\"\"\"\nflags:\n\n  - key: flag1\n\n    name: flag1\n\n    type: \"VARIANT_FLAG_TYPE\"\n\"\"\"\n\nType: Function\n\nName: `MarshalYAML`\n\nPath: `internal/ext/common.go`";
+    assert_eq!(
+        read(text),
+        [
+            "Segments | Struct | internal/ext/common.go | -",
+            "import_rule_multiple_segments | File | internal/ext/testdata/import_rule_multiple_segments.yml | -",
+            "MarshalYAML | Function | internal/ext/common.go | -",
+        ]
+    );
+    // Unfenced, the content runs to the next entry's key.
+    assert_eq!(
+        read(
+            "Type: File\nPath: config/app.yml\nContent:\n  name: app\n  type: web\nType: Function\nName: Load\nPath: config/load.go"
+        ),
+        ["app | File | config/app.yml | -", "Load | Function | config/load.go | -"]
+    );
+}
+
+#[test]
+fn methods_listed_under_a_class() {
+    // tutanota-1e516e98: `Static Methods:` and `Methods:` lists inside the class's Inputs/Outputs.
+    let text = "Name: PriceAndConfigProvider\nType: Class\nFile: src/subscription/PriceUtils.ts\nInputs/Outputs:\n\n Constructor:\n\n    Input: (private) — use the static factory below to create instances\n\n  Static Methods:\n\n    - getInitializedInstance(registrationDataId: string | null, serviceExecutor?: IServiceExecutor)\n\n      Output: Promise<PriceAndConfigProvider>\n  Methods:\n\n    - getSubscriptionPrice(paymentInterval: PaymentInterval, subscription: SubscriptionType)\n\n      Output: number\n\n    - getRawPricingData()\n\n      Output: UpgradePriceServiceReturn\n\nName: UpgradePriceType\nType: Enum\nFile: src/subscription/PriceUtils.ts";
+    let names: Vec<String> = read(text);
+    assert_eq!(
+        names,
+        [
+            "PriceAndConfigProvider | Class | src/subscription/PriceUtils.ts | -",
+            "getInitializedInstance | Method | src/subscription/PriceUtils.ts | PriceAndConfigProvider",
+            "getSubscriptionPrice | Method | src/subscription/PriceUtils.ts | PriceAndConfigProvider",
+            "getRawPricingData | Method | src/subscription/PriceUtils.ts | PriceAndConfigProvider",
+            "UpgradePriceType | Enum | src/subscription/PriceUtils.ts | -",
+        ]
+    );
+    let entries = parse_interface(text);
+    assert_eq!(entries[2].output.as_deref(), Some("number"));
+}
+
+#[test]
+fn a_name_is_the_identifier_alone() {
+    // A description after the name, a package-qualified Go name.
+    assert_eq!(
+        read(
+            "Name: ShareURL - returns the public URL of a share\nType: Function\nPath: server/public/public_endpoints.go\n\nName: `audit.Sink`\nType: Interface\nPath: internal/server/audit/audit.go"
+        ),
+        [
+            "ShareURL | Function | server/public/public_endpoints.go | -",
+            "Sink | Interface | internal/server/audit/audit.go | audit",
+        ]
+    );
+}
+
+#[test]
+fn fields_listed_under_a_struct() {
+    // vuls-83bcca6e, flipt-e50808c0: each field a member of its struct, whatever its layout.
+    assert_eq!(
+        read(
+            "Type: `Struct`  \n\nName: `ListenPort`  \n\nPath: `models/packages.go` \n\nFields:  \n\n- Address string `json:\"address\"`: The network address.  \n\n- `PortScanSuccessOn []string` `json:\"portScanSuccessOn\"`: Addresses where the port is open.  \n\nDescription: A structured endpoint.\n\n---\n\nType: `Function`  \n\nName: `HasPortScanSuccessOn`  \n\nPath: `models/packages.go`  \n\nReceiver: `Package`"
+        ),
+        [
+            "ListenPort | `Struct` | models/packages.go | -",
+            "Address | Field | models/packages.go | ListenPort",
+            "PortScanSuccessOn | Field | models/packages.go | ListenPort",
+            "HasPortScanSuccessOn | `Function` | models/packages.go | Package",
+        ]
+    );
+}
