@@ -156,6 +156,12 @@ class Extension {
                     configuration: async (params, token, next) => {
                         const answers = await next(params, token);
                         if (answers instanceof ResponseError) return answers;
+                        // A server that asks (it does when a change leaves no setting of the user's)
+                        // applies the answer once it has it: ask for the status after the answer is
+                        // written, which the next turn of the event loop is.
+                        setTimeout(() => {
+                            if (generation === this.generation) this.refresh();
+                        }, 0);
                         return params.items.map((item, i) => configurationItem(item.section, this.inspect()) ?? answers[i]);
                     },
                 },
