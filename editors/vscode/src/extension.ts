@@ -149,10 +149,19 @@ class Extension {
                         await client.sendNotification(DidChangeConfigurationNotification.type, {
                             settings: { hintlens: serverSettings(this.inspect()) },
                         });
+                        // The server may re-index or count another selection: ask only now, so the
+                        // request cannot overtake the settings it should be answered with.
+                        if (generation === this.generation) this.refresh();
                     },
                     configuration: async (params, token, next) => {
                         const answers = await next(params, token);
                         if (answers instanceof ResponseError) return answers;
+                        // A server that asks (it does when a change leaves no setting of the user's)
+                        // applies the answer once it has it: ask for the status after the answer is
+                        // written, which the next turn of the event loop is.
+                        setTimeout(() => {
+                            if (generation === this.generation) this.refresh();
+                        }, 0);
                         return params.items.map((item, i) => configurationItem(item.section, this.inspect()) ?? answers[i]);
                     },
                 },
@@ -302,13 +311,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         vscode.commands.registerCommand(SHOW_HINTS_COMMAND, (...args: unknown[]) => ext.showHints(...args)),
         vscode.commands.registerCommand(RESTART_COMMAND, () => ext.restart()),
         vscode.workspace.onDidChangeConfiguration((e) => {
-            if (e.affectsConfiguration('hintlens.server.path')) {
-                void ext.restart();
-            } else if (e.affectsConfiguration('hintlens')) {
-                // The client forwards the new settings itself (synchronize.configurationSection);
-                // the server may re-index, so watch for that.
-                ext.refresh();
-            }
+            // Other hintlens settings: the client forwards them itself (synchronize.configurationSection),
+            // and the middleware above refreshes the status once they are sent.
+            if (e.affectsConfiguration('hintlens.server.path')) void ext.restart();
         }),
         vscode.workspace.onDidSaveTextDocument((doc) => {
             if (LANGUAGES.includes(doc.languageId)) ext.refresh();

@@ -207,6 +207,15 @@ if (SKIP) {
             assert.match(fake.opened.at(-1)!.content ?? '', /def slugify/);
         });
 
+        test('setting hintlens.selection: the status item counts the new selection', async () => {
+            // The status is asked for after the server has the new settings, not before
+            // (seen in code-server: it kept saying 3 hints once the lenses were gone).
+            await fake.setSetting('hintlens.selection', 'empty');
+            await until('the status item to say 0 hints', () => status()?.text === '$(check) hintlens: 0 hints', fake, 20_000);
+            await fake.setSetting('hintlens.selection', undefined);
+            await until('the status item to say 3 hints again', () => status()?.text === '$(check) hintlens: 3 hints', fake, 20_000);
+        });
+
         test('setting hintlens.projection reaches the server (didChangeConfiguration)', async () => {
             await fake.setSetting('hintlens.projection', 'name');
             // Lenses carry the server's configured projection; run one to see it.
