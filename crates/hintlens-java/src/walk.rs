@@ -14,8 +14,8 @@ use crate::grammar::{Grammar, K, grammar};
 use crate::text;
 use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, StringLiteral, UseKind,
-    flatten_whitespace, line_around, reads_exception_message, span,
+    Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, Span, UseKind, flatten_whitespace, line_around,
+    reads_exception_message, span,
 };
 use hintlens_tree::{Builder, Conventions, named_children, opens_bracket_around, span_of, syntax_error};
 use std::borrow::Cow;
@@ -931,7 +931,7 @@ impl<'t> Walker<'t> {
     fn string(&mut self, node: Node<'t>) {
         let value = text::string_value(&self.b.str(node));
         let error_context = self.frames.last().is_some_and(|f| f.error) || self.in_message_assertion(node);
-        self.b.index.strings.push(StringLiteral { value, span: span_of(node), error_context });
+        self.b.string(value, node, error_context);
     }
 
     /// Whether `node`, about to become the innermost frame, puts its strings in an error

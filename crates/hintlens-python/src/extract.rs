@@ -9,8 +9,8 @@ use crate::grammar::{Grammar, Kind, grammar};
 use crate::text::{cleandoc, is_constant_name, is_keyword};
 use hintlens_syntax::scope::{MODULE, ScopeId, ScopeKind};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, StringLiteral, UseKind, flatten_whitespace,
-    line_around, reads_exception_message,
+    Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, UseKind, flatten_whitespace, line_around,
+    reads_exception_message,
 };
 use hintlens_tree::{Builder, Conventions, TreeWalk, opens_bracket_around, preorder, span_of};
 use std::collections::HashSet;
@@ -277,31 +277,23 @@ impl<'t> Walk<'t> {
         // `\` may as well be inside a string, so the text alone cannot tell).
         let mut kept = Vec::with_capacity(raw.len());
         let mut from = start;
-        let mut cursor = node.walk();
-        loop {
-            let current = cursor.node();
+        let src = self.b.src;
+        preorder(node, |current| {
             let overlaps = current.start_byte() < end && current.end_byte() > start;
-            let descend = overlaps
+            overlaps
                 && match self.kind(current) {
                     Kind::Comment | Kind::LineContinuation => {
                         let cut = current.start_byte().clamp(from, end);
-                        kept.extend_from_slice(self.b.src.get(from..cut).unwrap_or_default());
+                        kept.extend_from_slice(src.get(from..cut).unwrap_or_default());
                         kept.push(b' ');
                         from = current.end_byte().clamp(from, end);
                         false
                     }
                     _ => true,
-                };
-            if descend && cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    kept.extend_from_slice(self.b.src.get(from..end).unwrap_or_default());
-                    return flatten_whitespace(&String::from_utf8_lossy(&kept));
                 }
-            }
-        }
+        });
+        kept.extend_from_slice(src.get(from..end).unwrap_or_default());
+        flatten_whitespace(&String::from_utf8_lossy(&kept))
     }
 
     fn node_text_flat(&mut self, node: Node<'t>) -> String {
@@ -516,7 +508,7 @@ impl<'t> Walk<'t> {
         let mut text = String::new();
         let mut plain = true;
         self.each_child(name, |s, part| match s.kind(part) {
-            Kind::StringContent => text.push_str(&String::from_utf8_lossy(s.b.bytes(part))),
+            Kind::StringContent => text.push_str(&s.b.str(part)),
             Kind::Interpolation => plain = false,
             _ => {}
         });
@@ -576,11 +568,11 @@ impl<'t> Walk<'t> {
         // Reserved before the interpolations are walked, which may hold strings of their own.
         let slot = self.b.index.strings.len();
         let error_context = self.in_string == 0 && (self.error_depth > 0 || self.in_message_assertion(node));
-        self.b.index.strings.push(StringLiteral { value: String::new(), span: span_of(node), error_context });
+        self.b.string(String::new(), node, error_context);
         self.in_string += 1;
         let mut value = String::new();
         self.each_child(node, |s, part| match s.kind(part) {
-            Kind::StringContent => value.push_str(&String::from_utf8_lossy(s.b.bytes(part))),
+            Kind::StringContent => value.push_str(&s.b.str(part)),
             Kind::Interpolation => {
                 value.push_str("{}");
                 if walk_interpolations {
@@ -627,7 +619,7 @@ impl<'t> Walk<'t> {
             Kind::StringStart => {
                 plain &= !s.b.bytes(part).iter().any(|b| matches!(b.to_ascii_lowercase(), b'f' | b'b' | b't'));
             }
-            Kind::StringContent => raw.push_str(&String::from_utf8_lossy(s.b.bytes(part))),
+            Kind::StringContent => raw.push_str(&s.b.str(part)),
             Kind::Interpolation => plain = false,
             _ => {}
         });
@@ -1191,7 +1183,7 @@ impl<'t> Walk<'t> {
             if !own.is_empty() {
                 own.push('.');
             }
-            own.push_str(&String::from_utf8_lossy(s.b.bytes(part)));
+            own.push_str(&s.b.str(part));
         });
         own
     }
