@@ -37,7 +37,7 @@ pub use newdefs::split_test_regions;
 use hintlens_db::{Db, SnapshotIndex};
 use hintlens_snapshot::ChangeSet;
 use hintlens_syntax::DefKind;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
@@ -96,7 +96,7 @@ impl FromStr for Compat {
 }
 
 /// Which side of the code–test boundary defines the identifier, and which side uses it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Direction {
     /// Defined by the code change, used on a line the test change adds. Policies other than
     /// DefUse select from the code change only, and say this for every identifier.
@@ -117,7 +117,7 @@ impl Direction {
 }
 
 /// How a use was tied to its definition: the strongest tie among its evidence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Resolution {
     /// An import (or a qualifier bound by one, or a path spelled in full) names the defining
@@ -142,7 +142,7 @@ impl Resolution {
 
 /// Which DefUse rule admitted a use site as evidence (the precision rules: a use counts where,
 /// and only where, its name can refer to the other side's definition). Ordered strongest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rule {
     /// A name bound by an import of the defining module (`from m import x`, `import m` then
@@ -187,7 +187,7 @@ impl Rule {
 }
 
 /// A use site that selected an identifier. `line` is one-based.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Evidence {
     pub path: String,
     pub line: u32,
@@ -198,7 +198,7 @@ pub struct Evidence {
 
 /// What a selected entry is. Only DefUse, FEA and all-new are definitions through and through;
 /// the benchmark policies that look at more than definitions say here what they picked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Entity {
     /// A definition of R: every field of the [`Identifier`] is the definition's.
@@ -235,7 +235,7 @@ impl Entity {
 }
 
 /// A selected entry with everything the projections and reports need.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Identifier {
     pub name: String,
     pub qualified_name: String,
@@ -247,8 +247,10 @@ pub struct Identifier {
     pub signature: String,
     /// Qualified name of the enclosing definition (class of a method, callable of a parameter).
     pub parent: Option<String>,
-    /// Kind and signature of the parent, so renderings can nest members under it.
-    #[serde(skip)]
+    /// Kind and signature of the parent, so renderings can nest members under it. A record
+    /// carries the kind alone (`parent_kind`: all a rendering reads), so that an identifier read
+    /// back from a record renders as it did (`hintlens review`, `augment --decisions`).
+    #[serde(rename = "parent_kind", with = "parent_kind", default, skip_serializing_if = "Option::is_none")]
     pub parent_decl: Option<(DefKind, String)>,
     pub direction: Direction,
     pub resolution: Resolution,
@@ -268,8 +270,22 @@ pub struct Identifier {
     /// For a type: the signatures of its constructors (`def __init__(self, attempts: int)`,
     /// `public RetryPolicy(int attempts)`), which Declaration shows in the type's entry since
     /// constructors are never identifiers of their own.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constructors: Vec<String>,
+}
+
+/// `parent_decl` in a record: the parent's kind; its signature is not written.
+mod parent_kind {
+    use hintlens_syntax::DefKind;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(decl: &Option<(DefKind, String)>, s: S) -> Result<S::Ok, S::Error> {
+        decl.as_ref().map(|(kind, _)| *kind).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(DefKind, String)>, D::Error> {
+        Ok(Option::<DefKind>::deserialize(d)?.map(|kind| (kind, String::new())))
+    }
 }
 
 impl Identifier {
