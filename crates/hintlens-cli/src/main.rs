@@ -3,6 +3,7 @@
 mod judge;
 mod pipeline;
 mod report;
+mod review;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hintlens_batch::{BatchOptions, IndexMode, ReferenceFrom, RepoContext, RepoLocator, TaskSpec, run_batch, run_task};
@@ -90,6 +91,10 @@ enum Command {
         /// The augmented dataset: a file, or a directory for a dataset of several Parquet files.
         #[arg(long)]
         out: PathBuf,
+        /// A review's decisions file (`hintlens review`): the identifiers dropped there leave
+        /// the hints, which are rendered again without them.
+        #[arg(long, value_name = "FILE")]
+        decisions: Option<PathBuf>,
     },
     /// Join the outputs of a sharded `batch` run into one, in dataset order: for each task the
     /// last complete record is kept; tasks no output has are listed, and make the exit status 1.
@@ -110,6 +115,10 @@ enum Command {
         results: PathBuf,
         #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
         format: ReportFormat,
+        /// A review's decisions file, whose progress is reported too [default:
+        /// RESULTS.decisions.jsonl, when it exists].
+        #[arg(long, value_name = "FILE")]
+        decisions: Option<PathBuf>,
     },
     /// Precision, recall and F1 of a selection against a released hint field, per task and
     /// overall, with the names each side lacks. Keys: FEA-Bench `new_components` and
@@ -158,6 +167,33 @@ enum Command {
         projection: Vec<Projection>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Serve a page on 127.0.0.1 for reviewing a benchmark's hints: the task list, each task's
+    /// hint with the evidence beside every identifier, and decisions (keep or drop per
+    /// identifier, reviewed or flagged per task) written at once to an append-only file. The
+    /// first line on standard output is `Serving on http://127.0.0.1:PORT/`.
+    Review {
+        /// What `hintlens batch` wrote (JSON lines or Parquet).
+        results: PathBuf,
+        /// The dataset the batch ran: problem statements, and the patches that build R.
+        #[arg(long)]
+        dataset: Option<PathBuf>,
+        /// Directory holding the repositories, as for `batch`.
+        #[arg(long)]
+        repos: Option<PathBuf>,
+        /// A repository's path, overriding --repos: OWNER/NAME=PATH (repeatable).
+        #[arg(long = "repo", value_name = "OWNER/NAME=PATH", value_parser = parse_repo_override)]
+        repo: Vec<(String, PathBuf)>,
+        /// The port on 127.0.0.1 [default: 0, a free one].
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// The decisions file, created if missing and read back on start [default:
+        /// RESULTS.decisions.jsonl].
+        #[arg(long, value_name = "FILE")]
+        decisions: Option<PathBuf>,
+        /// The judge's scores: what `hintlens judge import` wrote (repeatable).
+        #[arg(long = "judged", value_name = "JUDGED")]
+        judged: Vec<PathBuf>,
     },
     /// The paper's leakage judge (§4.6, Appendix C): export the prompts, run them against an
     /// OpenAI-compatible endpoint, import the answers, report Table 8.
@@ -308,13 +344,13 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Augment { dataset, run, selection, projection, into, append_to, results, out } => {
+        Command::Augment { dataset, run, selection, projection, into, append_to, results, out, decisions } => {
             let target = match append_to {
                 Some(field) => hintlens_batch::Target::AppendTo(field),
                 None => hintlens_batch::Target::Field(into.unwrap_or_else(|| "hints".into())),
             };
             match run.options(dataset, vec![selection], vec![projection]) {
-                Ok(options) => pipeline::augment(options, target, results, out),
+                Ok(options) => pipeline::augment(options, target, results, decisions, out),
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::from(2)
@@ -322,7 +358,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Merge { outputs, dataset, out } => pipeline::merge(&outputs, &dataset, &out),
-        Command::Stats { results, format } => report::run_stats(&results, format),
+        Command::Stats { results, format, decisions } => report::run_stats(&results, format, decisions.as_deref()),
         Command::Agree { results, selection, reference, dataset, format } => {
             report::run_agree(&results, selection.as_str(), reference, dataset.as_deref(), format)
         }
@@ -347,6 +383,13 @@ fn main() -> ExitCode {
             projections: or_default(projection, Projection::Declaration),
             format,
         }),
+        Command::Review { results, dataset, repos, repo, port, decisions, judged } => {
+            let mut locator = RepoLocator::new(repos);
+            for (name, path) in repo {
+                locator.add_override(&name, path);
+            }
+            review::run(review::ReviewArgs { results, dataset, locator, port, decisions, judged })
+        }
         Command::Judge { command } => judge::run(command),
         Command::Lsp { stdio: _ } => match hintlens_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,

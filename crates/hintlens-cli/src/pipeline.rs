@@ -58,7 +58,13 @@ pub(crate) fn finish_records(out: &Path) -> Result<(), String> {
 }
 
 /// `hintlens augment`.
-pub(crate) fn augment(mut options: BatchOptions, target: Target, results: Option<PathBuf>, out: PathBuf) -> ExitCode {
+pub(crate) fn augment(
+    mut options: BatchOptions,
+    target: Target,
+    results: Option<PathBuf>,
+    decisions: Option<PathBuf>,
+    out: PathBuf,
+) -> ExitCode {
     let input = options.dataset.clone();
     let dataset = match hintlens_formats::read(&input) {
         Ok(d) => d,
@@ -103,6 +109,16 @@ pub(crate) fn augment(mut options: BatchOptions, target: Target, results: Option
             buffer.split(|&b| b == b'\n').filter_map(|line| serde_json::from_slice::<Value>(line).ok()).collect()
         }
     };
+    let records = match decisions {
+        Some(path) => match apply_decisions(&path, &dataset, records) {
+            Ok(records) => records,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => records,
+    };
     let mut by_id: HashMap<String, Value> = HashMap::new();
     for record in records {
         if let Some(id) = record.get("instance_id").and_then(Value::as_str) {
@@ -141,6 +157,45 @@ pub(crate) fn augment(mut options: BatchOptions, target: Target, results: Option
     );
     let failed = augmented.unhinted.iter().any(|u| u.record["status"] != "unsupported");
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// The records with a review's decisions applied: dropped identifiers leave the selections and
+/// the hints are rendered again without them (SWE-bench Pro's `requirements` from the dataset,
+/// for the `pro` projection).
+fn apply_decisions(
+    path: &Path,
+    dataset: &hintlens_formats::Dataset,
+    records: Vec<Value>,
+) -> Result<Vec<Value>, String> {
+    if !path.exists() {
+        return Err(format!("decisions file {} does not exist: name the file `hintlens review` wrote", path.display()));
+    }
+    let (decisions, replay) = hintlens_review::read_decisions(path).map_err(|e| e.to_string())?;
+    if replay.torn {
+        eprintln!("warning: {}: a torn last line (never acknowledged by the review) was left out", path.display());
+    }
+    let requirements: HashMap<String, String> = hintlens_batch::task_records(&dataset.rows)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter_map(|t| Some((t.instance_id.clone(), t.text_field("requirements")?.to_owned())))
+        .collect();
+    let (mut dropped, mut tasks) = (0, 0);
+    let curated = records
+        .into_iter()
+        .map(|record| {
+            let id = record.get("instance_id").and_then(Value::as_str).unwrap_or_default();
+            let curated = hintlens_review::curate(&record, &decisions, requirements.get(id).map(String::as_str))?;
+            dropped += curated.dropped;
+            tasks += usize::from(curated.dropped > 0);
+            Ok(curated.record)
+        })
+        .collect::<Result<Vec<Value>, String>>()?;
+    eprintln!(
+        "hintlens: decisions of {} applied ({} read): {dropped} identifiers dropped from the selections of {tasks} tasks",
+        path.display(),
+        replay.applied
+    );
+    Ok(curated)
 }
 
 /// `hintlens merge`.

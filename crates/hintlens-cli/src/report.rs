@@ -20,15 +20,44 @@ fn print_json(value: &impl serde::Serialize) {
     println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
 }
 
-pub fn run_stats(results: &Path, format: ReportFormat) -> ExitCode {
+/// Table 2, and a review's progress when there is a decisions file: the one named, else the one
+/// `hintlens review` keeps beside the results by default, if it exists.
+pub fn run_stats(results: &Path, format: ReportFormat, decisions: Option<&Path>) -> ExitCode {
     let records = match read_records_file(results) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
     let s = stats(&records);
+    let beside = hintlens_review::default_path(results);
+    let decisions = match decisions {
+        Some(path) if !path.exists() => return fail(format!("decisions file {} does not exist", path.display())),
+        Some(path) => Some(path.to_owned()),
+        None => beside.exists().then_some(beside),
+    };
+    let progress = match decisions.as_deref().map(hintlens_review::read_decisions).transpose() {
+        Ok(d) => d.map(|(decisions, _)| hintlens_review::progress(&records, &decisions)),
+        Err(e) => return fail(e.to_string()),
+    };
     match format {
-        ReportFormat::Markdown => print!("{}", s.markdown()),
-        ReportFormat::Json => print_json(&s),
+        ReportFormat::Markdown => {
+            print!("{}", s.markdown());
+            if let (Some(progress), Some(path)) = (&progress, &decisions) {
+                print!("{}", progress.markdown());
+                println!(
+                    "
+(decisions: {})",
+                    path.display()
+                );
+            }
+        }
+        ReportFormat::Json => match progress {
+            Some(progress) => {
+                let mut value = serde_json::to_value(&s).unwrap_or_default();
+                value["review"] = serde_json::to_value(&progress).unwrap_or_default();
+                print_json(&value)
+            }
+            None => print_json(&s),
+        },
     }
     ExitCode::SUCCESS
 }
