@@ -26,6 +26,7 @@ use std::sync::Arc;
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
 /// A decision larger than this is refused (a note is text a person types).
 const MAX_BODY: usize = 64 * 1024;
@@ -201,6 +202,9 @@ fn route(app: &mut App, request: &mut tiny_http::Request) -> Reply {
         (tiny_http::Method::Get | tiny_http::Method::Head, "/app.css") => {
             Reply::asset("text/css; charset=utf-8", APP_CSS)
         }
+        (tiny_http::Method::Get | tiny_http::Method::Head, "/favicon.svg") => {
+            Reply::asset("image/svg+xml", FAVICON_SVG)
+        }
         (tiny_http::Method::Get, "/api/tasks") => Reply::json(200, &task_list(app)),
         (tiny_http::Method::Get, "/api/task") => match get("id") {
             Some(id) => task_view(app, id, get("selection"), get("projection")),
@@ -215,10 +219,12 @@ fn route(app: &mut App, request: &mut tiny_http::Request) -> Reply {
                 Ok(_) => decide(app, &body),
             }
         }
-        (_, "/" | "/index.html" | "/app.js" | "/app.css" | "/api/tasks" | "/api/task" | "/api/decision") => {
-            Reply::error(405, format!("{method} is not allowed on {path}"))
-        }
-        _ => Reply::error(404, "no such page: the review serves /, /app.js, /app.css and /api/…"),
+        (
+            _,
+            "/" | "/index.html" | "/app.js" | "/app.css" | "/favicon.svg" | "/api/tasks" | "/api/task"
+            | "/api/decision",
+        ) => Reply::error(405, format!("{method} is not allowed on {path}")),
+        _ => Reply::error(404, "no such page: the review serves /, /app.js, /app.css, /favicon.svg and /api/…"),
     }
 }
 

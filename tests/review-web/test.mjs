@@ -1,0 +1,186 @@
+// Drives the `hintlens review` page in headless Chromium (Debian's, through playwright-core).
+// scripts/test-review-web batches the example benchmark, starts the server and runs:
+//
+//   node test.mjs --url URL --out DIR [--chromium PATH]
+//       the example's review: the list, a task, an identifier dropped with a note, the page
+//       reloaded and the decision still there; keyboard navigation and a filter. Screenshots
+//       of each step go to DIR (list.png, dropped.png, reloaded.png; failure.png if a step
+//       fails).
+//   node test.mjs --url URL --out DIR --timing --tasks N [--chromium PATH]
+//       only loads the list and prints how long it took (navigation start to N rows shown).
+//
+// Exits 0 only when every step passed.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { chromium } from 'playwright-core';
+
+const { values: args } = parseArgs({
+    options: {
+        url: { type: 'string' },
+        out: { type: 'string' },
+        chromium: { type: 'string', default: '/usr/bin/chromium' },
+        timing: { type: 'boolean', default: false },
+        tasks: { type: 'string' },
+    },
+});
+for (const k of ['url', 'out']) {
+    if (!args[k]) {
+        console.error(`usage: node test.mjs --url URL --out DIR [--chromium PATH] [--timing --tasks N] (missing --${k})`);
+        process.exit(2);
+    }
+}
+
+// The flags this machine's Chromium needs (no sandbox as root, no GPU, no network but loopback).
+const CHROMIUM_ARGS = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+];
+
+const started = Date.now();
+const log = (msg) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${msg}`);
+
+class StepFailure extends Error {}
+
+function check(condition, message) {
+    if (!condition) throw new StepFailure(message);
+}
+
+fs.mkdirSync(args.out, { recursive: true });
+const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hintlens-review-chromium-'));
+let context;
+let page;
+let step = 'start';
+const pageErrors = [];
+
+async function shot(name) {
+    await page.screenshot({ path: path.join(args.out, `${name}.png`), fullPage: false });
+}
+
+const row = (id) => page.locator(`tr[data-testid="task-row"][data-id="${id}"]`);
+const card = (name) => page.locator(`[data-testid="identifier"][data-name="${name}"]`);
+
+async function listLoaded(expected) {
+    await page.waitForFunction((n) => document.querySelectorAll('tr[data-testid="task-row"]').length === n, expected, { timeout: 30000 });
+    return page.evaluate(() => ({
+        readyMs: Number(document.body.dataset.listReadyMs),
+        buildMs: Number(document.body.dataset.listBuildMs),
+        nav: performance.getEntriesByType('navigation')[0]?.toJSON(),
+    }));
+}
+
+async function timing() {
+    const expected = Number(args.tasks);
+    check(expected > 0, '--timing needs --tasks N');
+    step = 'timing';
+    // Twice: the first run includes Chromium's own start-up of the renderer.
+    for (const run of ['cold', 'warm']) {
+        const t0 = Date.now();
+        await page.goto(args.url);
+        const t = await listLoaded(expected);
+        const wall = Date.now() - t0;
+        log(`${run}: ${expected} rows shown ${t.readyMs} ms after navigation start (the list request and render: ${t.buildMs} ms; goto to rows seen: ${wall} ms)`);
+    }
+    await shot('timing');
+}
+
+async function review() {
+    step = 'list';
+    await page.goto(args.url);
+    const t = await listLoaded(5);
+    log(`list: 5 tasks, shown ${t.readyMs} ms after navigation start`);
+    check((await page.locator('#progress').textContent()) === '0/5 reviewed', 'the progress reads 0/5 reviewed');
+    await shot('list');
+
+    step = 'open';
+    await row('acme__textkit-1').click();
+    await page.waitForSelector('[data-testid="task-title"]:text("acme__textkit-1")');
+    const statement = await page.locator('[data-testid="statement"]').textContent();
+    check(statement.includes('Allow a custom separator'), `the problem statement is shown (got ${statement})`);
+    const hint = await page.locator('[data-testid="hint-curated"]').textContent();
+    check(hint.includes('function `truncate_slug`'), `the hint block holds truncate_slug (got ${hint})`);
+    const definition = await card('truncate_slug').locator('[data-testid="definition"]').textContent();
+    check(definition.includes('def truncate_slug(slug: str, max_length: int = 20) -> str:'), `the definition at R is shown (got ${definition})`);
+    const evidence = await card('truncate_slug').locator('[data-testid="evidence"]').textContent();
+    check(evidence.includes('tests/test_slug.py:1') && evidence.includes('from textkit.slug import slugify, truncate_slug'), `the evidence lines are shown (got ${evidence})`);
+    log('task: statement, hint, definition at R and evidence shown');
+
+    step = 'drop';
+    await card('truncate_slug').locator('[data-testid="identifier-note"]').fill('the name is the answer');
+    await card('truncate_slug').locator('button[data-action="drop"]').click();
+    await page.waitForSelector('[data-testid="identifier"][data-name="truncate_slug"][data-verdict="drop"]');
+    const curated = await page.locator('[data-testid="hint-curated"]').textContent();
+    check(!curated.includes('truncate_slug') && curated.includes('parameter `separator`'), `the curated hint lost truncate_slug (got ${curated})`);
+    check((await row('acme__textkit-1').locator('[data-testid="review-state"]').textContent()).includes('1 dropped'), 'the list shows the drop');
+    await shot('dropped');
+    log('dropped truncate_slug with a note; the curated hint lost it');
+
+    step = 'reload';
+    check(page.url().includes('task=acme__textkit-1'), `the address names the task (${page.url()})`);
+    await page.reload();
+    await listLoaded(5);
+    await page.waitForSelector('[data-testid="identifier"][data-name="truncate_slug"][data-verdict="drop"]');
+    const note = await card('truncate_slug').locator('[data-testid="identifier-note"]').inputValue();
+    check(note === 'the name is the answer', `the note came back (got ${note})`);
+    check(!(await page.locator('[data-testid="hint-curated"]').textContent()).includes('truncate_slug'), 'still dropped after the reload');
+    check((await card('separator').getAttribute('data-verdict')) === '', 'the other identifier is undecided');
+    await card('truncate_slug').scrollIntoViewIfNeeded();
+    await shot('reloaded');
+    log('reloaded: the decision and its note are kept');
+
+    step = 'keyboard';
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    const order = await page.locator('tr[data-testid="task-row"]').evaluateAll((rows) => rows.map((r) => r.dataset.id));
+    const at = order.indexOf('acme__textkit-1');
+    await page.keyboard.press('j');
+    await page.waitForSelector(`[data-testid="task-title"]:text("${order[at + 1] ?? order[at]}")`);
+    await page.keyboard.press('k');
+    await page.waitForSelector('[data-testid="task-title"]:text("acme__textkit-1")');
+    await page.keyboard.press('r');
+    await page.waitForFunction(() => document.querySelector('#progress').textContent === '1/5 reviewed');
+    await page.locator('[data-testid="filter-unreviewed"]').check();
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-testid="task-row"]').length === 4);
+    await page.locator('[data-testid="filter-unreviewed"]').uncheck();
+    await page.keyboard.press('/');
+    await page.keyboard.type('jsonlite');
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-testid="task-row"]').length === 2);
+    log('keyboard: j/k move, r marks reviewed, / searches; the unreviewed filter hides the reviewed task');
+    await page.keyboard.press('Escape');
+
+    step = 'errors';
+    check(pageErrors.length === 0, `the page reported errors: ${pageErrors.join('; ')}`);
+}
+
+let status = 0;
+try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: args.chromium,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        viewport: { width: 1400, height: 900 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+        if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    if (args.timing) await timing();
+    else await review();
+    log('passed');
+} catch (e) {
+    status = 1;
+    console.error(`step ${step} failed: ${e instanceof StepFailure ? e.message : e.stack}`);
+    if (page) await shot('failure').catch(() => {});
+} finally {
+    await context?.close().catch(() => {});
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+}
+process.exit(status);
