@@ -88,6 +88,25 @@ function reviewBadges(t) {
   ];
 }
 
+// Benchmarks' ids often share a long prefix and suffix (`instance_qutebrowser__qutebrowser-<commit>-v<hash>`):
+// the list shows what tells them apart; the whole id is the row's title.
+function shortener(ids) {
+  if (ids.length < 2) return (id) => id;
+  const common = (a, b) => { let n = 0; while (n < a.length && n < b.length && a[n] === b[n]) n++; return n; };
+  const reversed = (s) => [...s].reverse().join("");
+  let prefix = ids[0].length, suffix = ids[0].length;
+  for (const id of ids) {
+    prefix = Math.min(prefix, common(ids[0], id));
+    suffix = Math.min(suffix, common(reversed(ids[0]), reversed(id)));
+  }
+  const cut = (n) => (n >= 12 ? n : 0);
+  return (id) => {
+    const start = cut(prefix), end = cut(suffix);
+    if (start + end >= id.length) return id;
+    return (start ? "…" : "") + id.slice(start, id.length - end) + (end ? "…" : "");
+  };
+}
+
 function renderList() {
   state.shown = filtered();
   const rows = state.shown.map((t) => {
@@ -100,7 +119,7 @@ function renderList() {
         class: state.current && state.current.id === t.id ? "current" : undefined,
         onclick: () => openTask(t.id),
       },
-      el("td", { class: "id", title: t.id }, t.id),
+      el("td", { class: "id", title: t.id }, state.short(t.id)),
       el("td", {}, t.repo),
       el("td", { class: "status-" + t.status }, t.status),
       el("td", {}, n === null ? "–" : String(n)),
@@ -364,6 +383,7 @@ document.addEventListener("keydown", (e) => {
 async function start() {
   const started = performance.now();
   state.list = await api("/api/tasks");
+  state.short = shortener(state.list.tasks.map((t) => t.id));
   const hash = readHash();
   const selections = state.list.selections.length ? state.list.selections : ["defuse"];
   state.selection = selections.includes(hash.selection) ? hash.selection : selections.includes("defuse") ? "defuse" : selections[0];
