@@ -38,8 +38,13 @@ impl Review {
 
     /// Starts the server and reads its address from the first line of its standard output.
     fn serve(&self) -> Server {
+        self.serve_with(&[])
+    }
+
+    fn serve_with(&self, extra: &[&str]) -> Server {
         let mut child = hintlens()
             .arg("review")
+            .args(extra)
             .arg(&self.results)
             .arg("--dataset")
             .arg(example().join("tasks.jsonl"))
@@ -164,6 +169,39 @@ fn the_page_and_its_api_answer_from_the_results_and_git() {
     assert_eq!(names["hint"]["curated"], "- `separator`\n- `truncate_slug`\n");
     assert_eq!(server.get("/api/task?id=nope").status, 404);
     assert_eq!(server.get("/api/task?id=acme__textkit-1&projection=nope").status, 400);
+    drop(server);
+
+    // With the judge's scores (`judge import`'s records): medians per attribute, HVM.
+    let judged = review.dir.path().join("judged.jsonl");
+    let record = |attribute: &str, call: &str, sample: u32, scores: Value| {
+        let mut r = json!({"id": format!("{attribute}{call}{sample}"), "instance_id": "acme__textkit-1",
+            "identifier": "textkit.slug.truncate_slug", "entry": "textkit.slug.truncate_slug",
+            "attribute": attribute, "call": call, "sample": sample, "status": "ok"});
+        r.as_object_mut().unwrap().extend(scores.as_object().unwrap().clone());
+        format!("{r}\n")
+    };
+    let text = [
+        record("name", "necessity", 0, json!({"N": 3})),
+        record("name", "necessity", 1, json!({"N": 2})),
+        record("name", "necessity", 2, json!({"N": 3})),
+        record("name", "disclosure_guidance", 0, json!({"D": 1, "G": 0})),
+        record("signature", "necessity", 0, json!({"N": 1})),
+        record("signature", "disclosure_guidance", 0, json!({"D": 2, "G": 3})),
+    ]
+    .concat();
+    std::fs::write(&judged, text).unwrap();
+    let server = review.serve_with(&["--judged", judged.to_str().unwrap()]);
+    let list = server.get("/api/tasks").json();
+    assert_eq!(list["judged"], true);
+    let hvm = |id: &str| list["tasks"].as_array().unwrap().iter().find(|t| t["id"] == id).unwrap()["hvm"].clone();
+    assert_eq!(hvm("acme__textkit-1"), json!(0.0), "the mean of name's 3 − 1 and signature's 1 − 3");
+    assert_eq!(hvm("acme__textkit-2"), Value::Null);
+    let task = server.get("/api/task?id=acme__textkit-1").json();
+    let truncate = task["identifiers"].as_array().unwrap().iter().find(|i| i["name"] == "truncate_slug").unwrap();
+    assert_eq!(
+        truncate["judge"][0],
+        json!({"attribute": "name", "N": 3.0, "D": 1.0, "G": 0.0, "HVM": 2.0, "unparsable": 0})
+    );
 }
 
 #[test]
