@@ -313,11 +313,18 @@ fn task_view(app: &mut App, id: &str, selection: Option<&str>, projection: Optio
     let decisions = app.log.decisions();
     let dropped = |v: &Value| decisions.is_dropped(id, &IdentifierKey::of(v));
     let key = format!("{selection}+{projection}");
+    let batch = record.get("hints").and_then(|h| h.get(&key)).and_then(Value::as_str);
+    // As `augment --decisions` does: a hint that lost nothing is the batch's own text (records
+    // written before `parent_kind` render a member's parent as a class).
+    let curated = match batch {
+        Some(text) if !ids.iter().any(|(_, v)| dropped(v)) => text.to_owned(),
+        _ => render(&ids, projection, requirements, &|v| !dropped(v)),
+    };
     let hint = json!({
         "key": key,
-        "batch": record.get("hints").and_then(|h| h.get(&key)),
+        "batch": batch,
         "all": render(&ids, projection, requirements, &|_| true),
-        "curated": render(&ids, projection, requirements, &|v| !dropped(v)),
+        "curated": curated,
     });
     let snapshots = app.repositories.snapshots(&app.locator, task);
     let decisions = app.log.decisions();
