@@ -16,11 +16,12 @@
 // and screenshotted as failure-STEP.png.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { chromium } from 'playwright-core';
+
+import { StepFailure, clock, launch, requireArgs } from '../../tests/browser/chromium.mjs';
 
 const { values: args } = parseArgs({
     options: {
@@ -30,29 +31,9 @@ const { values: args } = parseArgs({
         chromium: { type: 'string', default: '/usr/bin/chromium' },
     },
 });
-for (const k of ['url', 'repo', 'out']) {
-    if (!args[k]) {
-        console.error(`usage: node test.mjs --url URL --repo DIR --out DIR [--chromium PATH] (missing --${k})`);
-        process.exit(2);
-    }
-}
+requireArgs(args, ['url', 'repo', 'out'], 'node test.mjs --url URL --repo DIR --out DIR [--chromium PATH]');
 
-// The flags this machine's Chromium needs (no sandbox as root, no GPU, no network but loopback).
-const CHROMIUM_ARGS = [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-];
-
-const started = Date.now();
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
-const log = (msg) => console.log(`[${elapsed().padStart(6)}] ${msg}`);
-
-class StepFailure extends Error {}
+const { elapsed, log } = clock();
 
 /** Polls `probe` until it returns a truthy value; throws `what` with the last detail after `ms`. */
 async function until(what, ms, probe, detail = async () => '') {
@@ -85,7 +66,7 @@ async function until(what, ms, probe, detail = async () => '') {
 /** Text as VS Code renders it (non-breaking spaces in editor lines). */
 const norm = (s) => s.replace(/\u00a0/g, ' ');
 
-const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hintlens-chromium-'));
+let browser;
 let context;
 let page;
 const results = [];
@@ -208,13 +189,8 @@ async function openFile(rel) {
 async function main() {
     fs.mkdirSync(args.out, { recursive: true });
     log(`chromium ${args.chromium}; code-server ${args.url}; repository ${args.repo}`);
-    context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: args.chromium,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: { width: 1400, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launch(chromium, args.chromium, 'vscode');
+    ({ context, page } = browser);
     // In the page: the box of the first occurrence of a word in an element's text, whatever
     // spans the tokenizer split it into.
     await context.addInitScript(() => {
@@ -363,8 +339,7 @@ try {
     status = 1;
     console.error(`\nFAILED: ${e instanceof StepFailure ? e.message : e.stack}`);
 } finally {
-    await context?.close().catch(() => {});
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
 }
 const passed = results.filter((r) => r.ok).length;
 console.log(`\nvscode-web: ${results.map((r) => `${r.name} ${r.ok ? 'ok' : 'FAILED'}`).join(', ')} (${elapsed()})`);

@@ -12,11 +12,12 @@
 // Exits 0 only when every step passed.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { chromium } from 'playwright-core';
+
+import { StepFailure, clock, launch, requireArgs } from '../browser/chromium.mjs';
 
 const { values: args } = parseArgs({
     options: {
@@ -27,36 +28,16 @@ const { values: args } = parseArgs({
         tasks: { type: 'string' },
     },
 });
-for (const k of ['url', 'out']) {
-    if (!args[k]) {
-        console.error(`usage: node test.mjs --url URL --out DIR [--chromium PATH] [--timing --tasks N] (missing --${k})`);
-        process.exit(2);
-    }
-}
+requireArgs(args, ['url', 'out'], 'node test.mjs --url URL --out DIR [--chromium PATH] [--timing --tasks N]');
 
-// The flags this machine's Chromium needs (no sandbox as root, no GPU, no network but loopback).
-const CHROMIUM_ARGS = [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-];
-
-const started = Date.now();
-const log = (msg) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${msg}`);
-
-class StepFailure extends Error {}
+const { log } = clock();
 
 function check(condition, message) {
     if (!condition) throw new StepFailure(message);
 }
 
 fs.mkdirSync(args.out, { recursive: true });
-const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hintlens-review-chromium-'));
-let context;
+let browser;
 let page;
 let step = 'start';
 const pageErrors = [];
@@ -161,13 +142,8 @@ async function review() {
 
 let status = 0;
 try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: args.chromium,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: { width: 1400, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launch(chromium, args.chromium, 'review');
+    page = browser.page;
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {
         if (m.type() === 'error') pageErrors.push(m.text());
@@ -180,7 +156,6 @@ try {
     console.error(`step ${step} failed: ${e instanceof StepFailure ? e.message : e.stack}`);
     if (page) await shot('failure').catch(() => {});
 } finally {
-    await context?.close().catch(() => {});
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
 }
 process.exit(status);

@@ -74,15 +74,57 @@ pub struct Bootstrap {
     pub seed: u64,
 }
 
-/// The samples of one (instance, identifier, attribute).
-#[derive(Default)]
-struct Samples {
-    n: Vec<u8>,
-    d: Vec<u8>,
-    g: Vec<u8>,
+/// The answers to one (instance, identifier, attribute) pair, per scale: what both Table 8
+/// and the review's per-identifier scores are computed from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Samples {
+    pub n: Vec<u8>,
+    pub d: Vec<u8>,
+    pub g: Vec<u8>,
+    /// Answers that could not be read; they are in no scale.
+    pub unparsable: usize,
 }
 
-/// One judged pair's scores.
+impl Samples {
+    /// Adds one judged answer to its scales.
+    pub fn add(&mut self, j: &Judged) {
+        if j.status == Status::Unparsable {
+            self.unparsable += 1;
+            return;
+        }
+        match j.call {
+            Call::Necessity => self.n.extend(j.n),
+            Call::DisclosureGuidance => {
+                // Both labels parse or the answer is unparsable: a D without its G never counts.
+                if let (Some(d), Some(g)) = (j.d, j.g) {
+                    self.d.push(d);
+                    self.g.push(g);
+                }
+            }
+        }
+    }
+
+    /// The median of each scale, and HVM = N − max(D, G) when all three have one.
+    pub fn medians(&self) -> Medians {
+        let (n, d, g) = (median(&self.n), median(&self.d), median(&self.g));
+        let hvm = match (n, d, g) {
+            (Some(n), Some(d), Some(g)) => Some(n - d.max(g)),
+            _ => None,
+        };
+        Medians { n, d, g, hvm }
+    }
+}
+
+/// One pair's scores: each scale's median and HVM; absent where no sample parsed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Medians {
+    pub n: Option<f64>,
+    pub d: Option<f64>,
+    pub g: Option<f64>,
+    pub hvm: Option<f64>,
+}
+
+/// One judged pair's scores, every scale present.
 #[derive(Debug, Clone, Copy)]
 struct Scores {
     n: f64,
@@ -117,32 +159,20 @@ pub fn table8(judged: &[Judged], bootstrap: Bootstrap) -> Table8 {
     let mut by_attribute: BTreeMap<Attribute, BTreeMap<&str, BTreeMap<&str, Samples>>> = BTreeMap::new();
     // The samples a call was asked for: one more than the highest sample index seen.
     let mut asked: BTreeMap<Call, u32> = BTreeMap::new();
-    let mut unparsable = 0;
     for j in judged {
         let wanted = asked.entry(j.call).or_default();
         *wanted = (*wanted).max(j.sample + 1);
-        let samples = by_attribute
+        by_attribute
             .entry(j.attribute)
             .or_default()
             .entry(j.instance_id.as_str())
             .or_default()
             .entry(j.entry.as_str())
-            .or_default();
-        if j.status == Status::Unparsable {
-            unparsable += 1;
-            continue;
-        }
-        match j.call {
-            Call::Necessity => samples.n.extend(j.n),
-            Call::DisclosureGuidance => {
-                // Both labels parse or the answer is unparsable: a D without its G never counts.
-                if let (Some(d), Some(g)) = (j.d, j.g) {
-                    samples.d.push(d);
-                    samples.g.push(g);
-                }
-            }
-        }
+            .or_default()
+            .add(j);
     }
+    let unparsable =
+        by_attribute.values().flat_map(BTreeMap::values).flat_map(BTreeMap::values).map(|s| s.unparsable).sum();
     let full_n = asked.get(&Call::Necessity).copied().unwrap_or(0) as usize;
     let full_dg = asked.get(&Call::DisclosureGuidance).copied().unwrap_or(0) as usize;
     let mut instances = BTreeSet::new();
@@ -163,10 +193,10 @@ pub fn table8(judged: &[Judged], bootstrap: Bootstrap) -> Table8 {
                         }
                     }
                 }
-                let (Some(n), Some(d), Some(g)) = (median(&samples.n), median(&samples.d), median(&samples.g)) else {
+                let Medians { n: Some(n), d: Some(d), g: Some(g), hvm: Some(hvm) } = samples.medians() else {
                     continue;
                 };
-                cluster.push(Scores { n, d, g, hvm: n - d.max(g) });
+                cluster.push(Scores { n, d, g, hvm });
             }
             if !cluster.is_empty() {
                 instances.insert(*instance);

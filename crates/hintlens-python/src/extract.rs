@@ -111,7 +111,8 @@ struct Walk<'t> {
 impl<'t> TreeWalk<'t> for Walk<'t> {
     fn visit_kind(&mut self, node: Node<'t>) {
         let f = &self.g.fields;
-        match self.kind(node) {
+        let kind = self.kind(node);
+        match kind {
             Kind::Identifier => self.push_use(node, UseKind::Name, None),
             Kind::Attribute => self.reference(node, UseKind::Attribute),
             Kind::Call => self.call(node, UseKind::Call),
@@ -146,20 +147,12 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
             Kind::FunctionDefinition => self.function(node, node, false),
             Kind::ClassDefinition => self.class(node, node),
             Kind::DecoratedDefinition => self.decorated(node),
-            Kind::ForStatement | Kind::ForInClause => {
-                let [left] = self.fields(node, [f.left]);
+            // One child binds (the loop variable, the `as` name); the others are read.
+            Kind::ForStatement | Kind::ForInClause | Kind::ExceptClause | Kind::AsPattern => {
+                let field = if matches!(kind, Kind::ForStatement | Kind::ForInClause) { f.left } else { f.alias };
+                let [bound] = self.fields(node, [field]);
                 self.each_child(node, |s, child| {
-                    if Some(child) == left {
-                        s.target(child, Target::Bind);
-                    } else {
-                        s.visit(child);
-                    }
-                });
-            }
-            Kind::ExceptClause | Kind::AsPattern => {
-                let [alias] = self.fields(node, [f.alias]);
-                self.each_child(node, |s, child| {
-                    if Some(child) == alias {
+                    if Some(child) == bound {
                         s.target(child, Target::Bind);
                     } else {
                         s.visit(child);

@@ -2,7 +2,8 @@
 //! problem statement, the patches that make R) and the judge's scores, by instance id.
 
 use hintlens_batch::TaskRecord;
-use hintlens_judge::{Call, Judged, Status, stats::median};
+use hintlens_judge::Judged;
+use hintlens_judge::stats::{Medians, Samples};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -180,37 +181,13 @@ fn read_judged(path: &Path) -> Result<Vec<Judged>, String> {
 /// instance → identifier → per attribute scores. Repeated entries of one name (`x#2`) are the
 /// same identifier listed twice; the first is shown.
 fn scores(judged: &[Judged]) -> HashMap<String, BTreeMap<String, Vec<AttributeScores>>> {
-    #[derive(Default)]
-    struct Samples {
-        n: Vec<u8>,
-        d: Vec<u8>,
-        g: Vec<u8>,
-        unparsable: usize,
-    }
     let mut samples: BTreeMap<(&str, &str, hintlens_judge::Attribute), Samples> = BTreeMap::new();
     for j in judged.iter().filter(|j| j.entry == j.identifier) {
-        let s = samples.entry((j.instance_id.as_str(), j.identifier.as_str(), j.attribute)).or_default();
-        if j.status == Status::Unparsable {
-            s.unparsable += 1;
-            continue;
-        }
-        match j.call {
-            Call::Necessity => s.n.extend(j.n),
-            Call::DisclosureGuidance => {
-                if let (Some(d), Some(g)) = (j.d, j.g) {
-                    s.d.push(d);
-                    s.g.push(g);
-                }
-            }
-        }
+        samples.entry((j.instance_id.as_str(), j.identifier.as_str(), j.attribute)).or_default().add(j);
     }
     let mut out: HashMap<String, BTreeMap<String, Vec<AttributeScores>>> = HashMap::new();
     for ((instance, identifier, attribute), s) in samples {
-        let (n, d, g) = (median(&s.n), median(&s.d), median(&s.g));
-        let hvm = match (n, d, g) {
-            (Some(n), Some(d), Some(g)) => Some(n - d.max(g)),
-            _ => None,
-        };
+        let Medians { n, d, g, hvm } = s.medians();
         let scores =
             AttributeScores { attribute: attribute.as_str().to_owned(), n, d, g, hvm, unparsable: s.unparsable };
         out.entry(instance.to_owned()).or_default().entry(identifier.to_owned()).or_default().push(scores);
@@ -221,7 +198,7 @@ fn scores(judged: &[Judged]) -> HashMap<String, BTreeMap<String, Vec<AttributeSc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hintlens_judge::Attribute;
+    use hintlens_judge::{Attribute, Call};
     use serde_json::json;
 
     fn judged(call: Call, attribute: Attribute, n: Option<u8>, d: Option<u8>, g: Option<u8>) -> Judged {

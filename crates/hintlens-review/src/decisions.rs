@@ -43,6 +43,19 @@ impl IdentifierKey {
         let text = |k: &str| identifier.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
         IdentifierKey { qualified_name: text("qualified_name"), kind: text("kind"), path: text("path") }
     }
+
+    /// The keys of every identifier a result record's selections hold (one per selection that
+    /// picked it).
+    pub fn selected(record: &Value) -> impl Iterator<Item = IdentifierKey> + '_ {
+        record
+            .get("selections")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|m| m.values())
+            .filter_map(Value::as_array)
+            .flatten()
+            .map(IdentifierKey::of)
+    }
 }
 
 /// Keep or drop an identifier from the hint.

@@ -37,15 +37,7 @@ pub fn progress(records: &[Value], decisions: &Decisions) -> Progress {
             p.reviewed += usize::from(task.reviewed);
             p.flagged += usize::from(task.flagged);
         }
-        let keys: BTreeSet<IdentifierKey> = record
-            .get("selections")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|m| m.values())
-            .filter_map(Value::as_array)
-            .flatten()
-            .map(IdentifierKey::of)
-            .collect();
+        let keys: BTreeSet<IdentifierKey> = IdentifierKey::selected(record).collect();
         for key in keys {
             p.identifiers += 1;
             match decisions.identifier(id, &key).and_then(|s| s.verdict) {

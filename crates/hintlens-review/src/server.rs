@@ -395,15 +395,7 @@ fn decide(app: &mut App, body: &[u8]) -> Reply {
         return Reply::error(404, format!("no task {} in the results", decision.instance_id()));
     };
     if let Decision::Identifier { identifier, .. } = &decision {
-        let known = task
-            .record
-            .get("selections")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|m| m.values())
-            .filter_map(Value::as_array)
-            .flatten()
-            .any(|v| IdentifierKey::of(v) == *identifier);
+        let known = IdentifierKey::selected(&task.record).any(|k| k == *identifier);
         if !known {
             return Reply::error(
                 404,
