@@ -5,8 +5,9 @@
 //! - a bare name counts when it is free where it stands and reaches the definition through an
 //!   import (re-exports followed), a wildcard import, or the language's own visibility (same
 //!   Java or Go package); a name the using file binds itself never counts;
-//! - a member (`obj.name`) counts by name, types being unknown, and as `import` when its
-//!   qualifier is an imported module that holds the definition;
+//! - a member (`obj.name`) counts by name, types being unknown, only for members of types;
+//!   and as `import` when its qualifier is an imported module that holds the definition (or an
+//!   attribute the using side assigns that module, `self.module.main()`);
 //! - a keyword argument counts for a new parameter of the callable the call names (or a field
 //!   its type's constructor takes by keyword), whatever the callee's qualifier; for a callee the
 //!   using file holds in a variable or fixture it counts by name; for a callee from outside the
@@ -423,6 +424,8 @@ impl Matcher<'_, '_> {
                                 && self.resolver.spelled(&parts, &target, 0) == Reach::Resolved;
                             full.then_some((Rule::Import, Resolution::Import))
                         }),
+                        // `self.module.main()`: an attribute holding an imported module.
+                        Binding::Local if parts.len() > 2 => self.through_held(parts[1], &parts[2..], &target),
                         Binding::Local | Binding::Definition | Binding::Receiver | Binding::OwnMember => None,
                     };
                     // Otherwise a member of something whose type is unknown: by name.
@@ -430,6 +433,24 @@ impl Matcher<'_, '_> {
                 }
             },
         }
+    }
+
+    /// A use through an attribute (`self.module.main()`) that a class of the using side assigns
+    /// an imported name (`module = eric_eccli_command`, [`Definition::holds`]): a use through
+    /// that import, as if the import's name were written. The class may be in another file of
+    /// the same side (Ansible's module tests call `self.module.main()` from a shared base), so
+    /// every using file's attributes of that name are asked.
+    fn through_held(&self, attribute: &str, after: &[&str], target: &Target<'_>) -> Option<(Rule, Resolution)> {
+        let held = self.usings.iter().flat_map(|using| {
+            let holders = using.index.definitions.iter().filter(|d| d.name == attribute && d.kind == DefKind::Field);
+            holders.filter_map(move |d| using.import_binding(d.holds.as_deref()?).map(|import| (using, import)))
+        });
+        for (using, import) in held {
+            if self.resolver.through_import(using, import, after, target) == Reach::Resolved {
+                return Some((Rule::Import, Resolution::Import));
+            }
+        }
+        None
     }
 
     /// A use through a value whose type is unknown (`obj.name`, `make().name`, Java's implicit

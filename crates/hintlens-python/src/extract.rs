@@ -744,6 +744,19 @@ impl<'t> Walk<'t> {
         let signature = self.assigned_signature(&text, annotation);
         let id = self.b.define_spelled(text, name, local_name, kind, span_of(statement), signature, parent, None);
         self.b.index.definitions[id as usize].constructor_keyword = keyword && self.declares_init_field(statement);
+        if parent.is_some() {
+            self.b.index.definitions[id as usize].holds = self.held_name(statement);
+        }
+    }
+
+    /// The bare name an attribute's assignment gives it (`module = eric_eccli_command`), if
+    /// that is its whole value and the attribute its whole target (not `a, b = pair`).
+    fn held_name(&self, statement: Node<'t>) -> Option<String> {
+        let f = &self.g.fields;
+        let [Some(target), Some(value)] = self.fields(statement, [f.left, f.right]) else { return None };
+        let single = matches!(self.kind(target), Kind::Identifier | Kind::Attribute);
+        (self.kind(statement) == Kind::Assignment && single && self.kind(value) == Kind::Identifier)
+            .then(|| self.b.text(value))
     }
 
     /// Whether a class-level assignment of a dataclass-like class declares an `__init__`
@@ -783,7 +796,17 @@ impl<'t> Walk<'t> {
         self.push_use(object, UseKind::Name, None);
         let local_name = self.b.local_name(Some(class), &text);
         let signature = self.assigned_signature(&text, annotation);
-        self.b.define_spelled(text, name, local_name, DefKind::Field, span_of(statement), signature, Some(class), None);
+        let id = self.b.define_spelled(
+            text,
+            name,
+            local_name,
+            DefKind::Field,
+            span_of(statement),
+            signature,
+            Some(class),
+            None,
+        );
+        self.b.index.definitions[id as usize].holds = self.held_name(statement);
         true
     }
 

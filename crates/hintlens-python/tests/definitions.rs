@@ -91,6 +91,25 @@ class Point:
 );
 
 check!(
+    attributes_holding_a_bare_name,
+    r#"
+from plugins import eccli_command
+
+pair = (eccli_command, eccli_command)
+
+class TestEccliCommand(ModuleTest):
+    module = eccli_command
+    first, second = pair
+    chained = other = eccli_command
+    called = eccli_command.main
+
+    def setUp(self):
+        self.klass = Widget
+        self.a, self.b = pair
+"#
+);
+
+check!(
     self_fields_are_declared_once_per_class,
     r#"
 class Session:

@@ -234,6 +234,12 @@ pub struct Definition {
     /// names and paths decide).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub collected: bool,
+    /// An attribute assigned a bare name (`module = eric_eccli_command` in a class body,
+    /// `self.klass = Widget` in a method): that name, as the file binds it. Where the file
+    /// imports it, `self.module.main()` is a use through that import (Ansible's module tests
+    /// hold the module under test so, and call it from a base class in another file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holds: Option<String>,
 }
 
 /// How a use reaches a name.
@@ -490,6 +496,9 @@ impl FileIndex {
             }
             if !d.keywords_from.is_empty() {
                 let _ = write!(out, " keywords_from={}", d.keywords_from.join(","));
+            }
+            if let Some(held) = &d.holds {
+                let _ = write!(out, " holds={held}");
             }
             if d.collected {
                 out.push_str(" collected");

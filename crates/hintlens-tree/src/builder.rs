@@ -273,6 +273,7 @@ impl<'t> Builder<'t> {
             constructor_keyword: self.conventions.keyword_members == Some(kind),
             keywords_from: Vec::new(),
             collected: false,
+            holds: None,
         });
         id
     }
