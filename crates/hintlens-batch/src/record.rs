@@ -5,7 +5,7 @@ use hintlens_hints::{Identifier, Selection};
 use hintlens_projection::Descriptions;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// Why a task failed, as a stable machine-readable word.
@@ -44,7 +44,7 @@ pub struct TaskError {
     pub kind: ErrorKind,
     pub message: String,
     /// What the task's changes hold that hintlens could and could not read, when known.
-    pub coverage: Option<Coverage>,
+    pub coverage: Option<Box<Coverage>>,
 }
 
 impl TaskError {
@@ -71,6 +71,10 @@ pub struct Coverage {
     /// Changed files a frontend read.
     #[serde(skip)]
     pub read_files: usize,
+    /// The changed files' endings that two languages share (`.h`: C++ where the repository
+    /// holds C++ sources, else C), each with the language it was read as.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub read_as: BTreeMap<String, String>,
 }
 
 impl Coverage {

@@ -5,7 +5,7 @@ use crate::hints::{TaskExtras, compute};
 use crate::record::{Coverage, ErrorKind, TaskError, TaskOutput, error_record, ok_record};
 use crate::repos::RepoLocator;
 use crate::shard::Shard;
-use hintlens_db::Database;
+use hintlens_db::{Database, Holdings, SnapshotIndex};
 use hintlens_hints::{
     SelectOptions, Selection, Task, TaskFields, documentation_of_changes, documentation_text, split_test_regions,
 };
@@ -120,7 +120,9 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             Err(e) => return Err(e),
         },
     };
-    let coverage = coverage(db, [&reference.code, &reference.test]);
+    // Whose the endings two languages share are (`.h`: C++ where R holds C++ sources).
+    let holdings = db.holdings(&reference.snapshot);
+    let coverage = coverage(db, &holdings, [&reference.code, &reference.test]);
     if coverage.is_unsupported() {
         let message = format!(
             "the changed source files are {} ({} files), which no frontend reads (hintlens reads {})",
@@ -128,7 +130,10 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             coverage.unread_source_files,
             db.languages().join(", ")
         );
-        return Err(TaskError { coverage: Some(coverage), ..TaskError::new(ErrorKind::UnsupportedLanguage, message) });
+        return Err(TaskError {
+            coverage: Some(Box::new(coverage)),
+            ..TaskError::new(ErrorKind::UnsupportedLanguage, message)
+        });
     }
     let git = |e: hintlens_snapshot::Error| TaskError::new(ErrorKind::Git, e.to_string());
     let (base_index, reference_index) = match spec.index {
@@ -137,9 +142,10 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             db.index_snapshot(&reference.snapshot, || repo.reader()).map_err(git)?,
         ),
         IndexMode::Demand => {
-            relate_versions(db, &base, &reference);
             let base_index = db.snapshot_on_demand(&base, Box::new(repo.reader()));
             let reference_index = db.derive_on_demand(&base, &base_index, &reference.snapshot, Box::new(repo.reader()));
+            // Before anything is read: listing a snapshot reads no blob.
+            relate_versions(db, &base, &reference, (&base_index, &reference_index));
             (base_index, reference_index)
         }
     };
@@ -170,7 +176,7 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     // Documentation is what the code change adds to files that are no source code (source no
     // frontend reads is unread code, not documentation).
     let is_documentation =
-        |path: &str| db.language_of(path).is_none() && hintlens_snapshot::source_extension(path).is_none();
+        |path: &str| db.language_in(path, &holdings).is_none() && hintlens_snapshot::source_extension(path).is_none();
     let change_documentation = match (extras.fields.documentation, spec.patch) {
         (Some(_), _) => String::new(),
         (None, Some(patch)) => documentation_text(patch, is_documentation),
@@ -191,11 +197,16 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
 /// Tells the task's database which blobs are the base and reference versions of each changed
 /// file, so that the second one parsed starts from the first's tree (on demand only: indexed up
 /// front, both are parsed before the task could say so).
-fn relate_versions(db: &Database, base: &hintlens_snapshot::Snapshot, reference: &Reference) {
+fn relate_versions(
+    db: &Database,
+    base: &hintlens_snapshot::Snapshot,
+    reference: &Reference,
+    (base_index, reference_index): (&SnapshotIndex, &SnapshotIndex),
+) {
     for (path, change) in reference.code.files.iter().chain(&reference.test.files) {
         let before = change.old_path.as_deref().unwrap_or(path);
         let (Some(old), Some(new)) = (base.get(before), reference.snapshot.get(path)) else { continue };
-        if let (Some(a), Some(b)) = (db.language_of(before), db.language_of(path))
+        if let (Some(a), Some(b)) = (base_index.language_at(db, before), reference_index.language_at(db, path))
             && a == b
         {
             db.relate_versions((old.id, a), (new.id, b));
@@ -203,14 +214,24 @@ fn relate_versions(db: &Database, base: &hintlens_snapshot::Snapshot, reference:
     }
 }
 
-/// Which changed files (code and test) a frontend reads, and which source files none does.
-fn coverage<'c>(db: &Database, changes: impl IntoIterator<Item = &'c hintlens_snapshot::ChangeSet>) -> Coverage {
+/// Which changed files (code and test) a frontend reads, and which source files none does; and
+/// which language read the changed files of an ending two languages share (`.h`), in a
+/// snapshot holding `holdings`.
+fn coverage<'c>(
+    db: &Database,
+    holdings: &Holdings,
+    changes: impl IntoIterator<Item = &'c hintlens_snapshot::ChangeSet>,
+) -> Coverage {
     let mut coverage = Coverage::default();
     for path in changes.into_iter().flat_map(|c| c.files.keys()) {
-        match db.language_of(path) {
+        match db.language_in(path, holdings) {
             Some(language) => {
                 coverage.read_files += 1;
-                coverage.languages.insert(db.language_name(language).to_owned());
+                let name = db.language_name(language);
+                coverage.languages.insert(name.to_owned());
+                if let Some(ending) = db.shared_ending(path) {
+                    coverage.read_as.insert(ending.to_owned(), name.to_owned());
+                }
             }
             None => {
                 if let Some(extension) = hintlens_snapshot::source_extension(path) {

@@ -136,6 +136,27 @@ fn name_hash(name: &str) -> u64 {
 /// A snapshot file some frontend claims.
 type Claimed<'a> = (&'a Arc<str>, &'a hintlens_snapshot::Entry, LanguageId);
 
+/// How many files of each language a snapshot holds by that language's own endings
+/// ([`Frontend::claims`]): what decides whose an ending two languages share is
+/// ([`Database::language_in`]: a `.h` header is C++ in a snapshot holding C++ sources).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Holdings(Vec<u32>);
+
+impl Holdings {
+    /// Whether the snapshot holds a file `language` claims by its own endings.
+    pub fn holds(&self, language: LanguageId) -> bool {
+        self.0.get(usize::from(language.0)).is_some_and(|&n| n > 0)
+    }
+
+    fn add(&mut self, language: LanguageId, files: i64) {
+        let at = usize::from(language.0);
+        if self.0.len() <= at {
+            self.0.resize(at + 1, 0);
+        }
+        self.0[at] = (i64::from(self.0[at]) + files).max(0) as u32;
+    }
+}
+
 type EventCallback = Box<dyn Fn(salsa::Event) + Send + Sync + 'static>;
 
 /// The database. `Clone` gives another handle onto the same storage for another thread.
@@ -287,9 +308,44 @@ impl Database {
         }
     }
 
-    /// The frontend that claims `path`, if any (the first one registered wins).
+    /// The frontend that claims `path` by its own endings, if any (the first one registered
+    /// wins): the language of a path wherever it is. An ending two languages share (`.h`) is
+    /// decided by the snapshot that holds the path ([`Database::language_in`]).
     pub fn language_of(&self, path: &str) -> Option<LanguageId> {
         self.frontends.iter().position(|f| f.claims(path)).map(|i| LanguageId(i as u16))
+    }
+
+    /// The language of `path` in a snapshot holding `holdings`: the frontend sharing its ending
+    /// ([`Frontend::claims_shared`]) when the snapshot holds files of that frontend's own
+    /// endings, else [`Database::language_of`].
+    pub fn language_in(&self, path: &str, holdings: &Holdings) -> Option<LanguageId> {
+        let shared = self.frontends.iter().enumerate().find_map(|(i, f)| {
+            let language = LanguageId(i as u16);
+            (f.claims_shared(path) && holdings.holds(language)).then_some(language)
+        });
+        shared.or_else(|| self.language_of(path))
+    }
+
+    /// What `snapshot` holds ([`Holdings`]): one pass over its paths.
+    pub fn holdings(&self, snapshot: &Snapshot) -> Holdings {
+        let mut holdings = Holdings::default();
+        for (path, entry) in snapshot.entries() {
+            if let Some(language) = self.claims(path, entry) {
+                holdings.add(language, 1);
+            }
+        }
+        holdings
+    }
+
+    /// The ending of `path` that two languages share (`.h`), if it has one.
+    pub fn shared_ending(&self, path: &str) -> Option<&'static str> {
+        self.frontends.iter().flat_map(|f| f.spec().shared_extensions.iter().copied()).find(|e| path.ends_with(e))
+    }
+
+    /// Whether some frontend shares an ending with another (so that a path's language can
+    /// depend on its snapshot).
+    fn shares_endings(&self) -> bool {
+        self.frontends.iter().any(|f| !f.spec().shared_extensions.is_empty())
     }
 
     pub fn language_name(&self, language: LanguageId) -> &'static str {
@@ -349,17 +405,17 @@ impl Database {
         snapshot: &Snapshot,
         open_source: impl Fn() -> S + Sync,
     ) -> Result<SnapshotIndex, hintlens_snapshot::Error> {
-        let claimed: Vec<Claimed<'_>> = self.claimed(snapshot).collect();
+        let (claimed, holdings) = self.claimed(snapshot);
         let files = self.index_claimed(&claimed, open_source)?.into_iter().map(|(p, f)| (p, Slot::Ready(f))).collect();
-        Ok(SnapshotIndex { files: Arc::new(Files::in_path_order(files)), blobs: None })
+        Ok(SnapshotIndex { files: Arc::new(Files::in_path_order(files)), blobs: None, holdings })
     }
 
     /// The claimed files of `snapshot`, read and indexed only when a query needs them (see
     /// [`SnapshotIndex`]): what a batch answering a few questions about a few files wants.
     pub fn snapshot_on_demand(&self, snapshot: &Snapshot, source: Box<dyn BlobSource + Send>) -> SnapshotIndex {
-        let files =
-            self.claimed(snapshot).map(|(path, entry, language)| self.blob_slot(path, entry, language)).collect();
-        on_demand_index(files, source)
+        let (claimed, holdings) = self.claimed(snapshot);
+        let files = claimed.into_iter().map(|(path, entry, language)| self.blob_slot(path, entry, language)).collect();
+        on_demand_index(files, source, holdings)
     }
 
     /// [`Database::snapshot_on_demand`] of `snapshot`, derived from `earlier` (its base) whose
@@ -375,9 +431,35 @@ impl Database {
         source: Box<dyn BlobSource + Send>,
     ) -> SnapshotIndex {
         let Some(changes) = snapshot.changes_since(earlier) else { return self.snapshot_on_demand(snapshot, source) };
+        let changes: Vec<(&Arc<str>, Option<&Entry>)> = changes.collect();
+        // What the snapshot holds, from what the earlier one held and the changes.
+        let mut holdings = earlier_index.holdings.clone();
+        for (path, entry) in &changes {
+            if earlier_index.contains(path)
+                && let Some(language) = self.language_of(path)
+            {
+                holdings.add(language, -1);
+            }
+            if let Some(language) = entry.and_then(|entry| self.claims(path, entry)) {
+                holdings.add(language, 1);
+            }
+        }
+        // A shared ending changed hands (the first C++ source of a C repository): every file of
+        // that ending is another language's now.
+        let decides = |h: &Holdings| {
+            self.frontends
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| !f.spec().shared_extensions.is_empty())
+                .map(|(i, _)| h.holds(LanguageId(i as u16)))
+                .collect::<Vec<bool>>()
+        };
+        if decides(&holdings) != decides(&earlier_index.holdings) {
+            return self.snapshot_on_demand(snapshot, source);
+        }
         let claim = |path: &Arc<str>, entry: Option<&Entry>| {
-            let entry = entry?;
-            Some(self.blob_slot(path, entry, self.claims(path, entry)?))
+            let entry = entry.filter(|e| e.mode != hintlens_snapshot::Mode::Symlink)?;
+            Some(self.blob_slot(path, entry, self.language_in(path, &holdings)?))
         };
         let mut files = Vec::with_capacity(earlier_index.len());
         let mut unchanged = earlier_index.files.iter().peekable();
@@ -389,7 +471,7 @@ impl Database {
             files.extend(claim(path, entry));
         }
         files.extend(unchanged.map(|(p, slot)| (p.clone(), slot.clone())));
-        on_demand_index(files, source)
+        on_demand_index(files, source, holdings)
     }
 
     /// An on-demand snapshot's slot for a claimed blob. The blob's words, if kept, are now
@@ -401,8 +483,8 @@ impl Database {
         (path.clone(), Slot::Blob { entry: entry.clone(), language })
     }
 
-    /// The language of the frontend claiming a snapshot's file, if any does: symbolic links
-    /// are no source, whatever their name.
+    /// The language of the frontend claiming a snapshot's file by its own endings, if any does:
+    /// symbolic links are no source, whatever their name.
     fn claims(&self, path: &str, entry: &Entry) -> Option<LanguageId> {
         if entry.mode == hintlens_snapshot::Mode::Symlink {
             return None;
@@ -426,7 +508,7 @@ impl Database {
         let mut seen = HashSet::new();
         let claimed: Vec<Claimed<'_>> = snapshots
             .iter()
-            .flat_map(|s| self.claimed(s))
+            .flat_map(|s| self.claimed(s).0)
             .filter(|&(_, entry, language)| {
                 seen.insert((entry.id, language)) && !self.by_content.contains_key(&(entry.id, language))
             })
@@ -435,8 +517,34 @@ impl Database {
         Ok(())
     }
 
-    fn claimed<'s>(&'s self, snapshot: &'s Snapshot) -> impl Iterator<Item = Claimed<'s>> + 's {
-        snapshot.entries().filter_map(|(path, entry)| Some((path, entry, self.claims(path, entry)?)))
+    /// The files of `snapshot` some frontend claims, in path order, each in its language there,
+    /// and what the snapshot holds. One pass over the paths; a path of a shared ending waits for
+    /// the end of it, which decides whose it is.
+    fn claimed<'s>(&'s self, snapshot: &'s Snapshot) -> (Vec<Claimed<'s>>, Holdings) {
+        let mut holdings = Holdings::default();
+        let mut claimed: Vec<(&Arc<str>, &Entry, Option<LanguageId>)> = Vec::new();
+        let shares = self.shares_endings();
+        for (path, entry) in snapshot.entries() {
+            if entry.mode == hintlens_snapshot::Mode::Symlink {
+                continue;
+            }
+            let own = self.language_of(path);
+            if let Some(language) = own {
+                holdings.add(language, 1);
+            }
+            if shares && self.frontends.iter().any(|f| f.claims_shared(path)) {
+                claimed.push((path, entry, None));
+            } else if own.is_some() {
+                claimed.push((path, entry, own));
+            }
+        }
+        let claimed = claimed
+            .into_iter()
+            .filter_map(|(path, entry, language)| {
+                Some((path, entry, language.or_else(|| self.language_in(path, &holdings))?))
+            })
+            .collect();
+        (claimed, holdings)
     }
 
     fn index_claimed<S: BlobSource>(
@@ -479,6 +587,8 @@ pub struct SnapshotIndex {
     /// Keyed by the snapshot's own path strings, shared, not copied.
     files: Arc<Files>,
     blobs: Option<Arc<Blobs>>,
+    /// What languages the snapshot holds files of ([`Database::language_in`]).
+    holdings: Holdings,
 }
 
 impl std::fmt::Debug for SnapshotIndex {
@@ -488,10 +598,15 @@ impl std::fmt::Debug for SnapshotIndex {
 }
 
 /// An on-demand snapshot of `files` (in path order), reading its blobs from `source`.
-fn on_demand_index(files: Vec<(Arc<str>, Slot)>, source: Box<dyn BlobSource + Send>) -> SnapshotIndex {
+fn on_demand_index(
+    files: Vec<(Arc<str>, Slot)>,
+    source: Box<dyn BlobSource + Send>,
+    holdings: Holdings,
+) -> SnapshotIndex {
     SnapshotIndex {
         files: Arc::new(Files::in_path_order(files)),
         blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
+        holdings,
     }
 }
 
@@ -563,6 +678,7 @@ impl SnapshotIndex {
                 files.into_iter().map(|(p, f)| (Arc::from(p), Slot::Ready(f))).collect(),
             )),
             blobs: None,
+            holdings: Holdings::default(),
         }
     }
 
@@ -588,6 +704,11 @@ impl SnapshotIndex {
     fn load(&self, db: &dyn Db, path: &str, entry: &Entry, language: LanguageId) -> Option<SourceFile> {
         let blobs = self.blobs.as_ref()?;
         blobs.answer(path, db.intern_blob(entry.id, language, &|| blobs.read(entry)))
+    }
+
+    /// The language the snapshot reads the file at `path` in, if it holds one (nothing is read).
+    pub fn language_at(&self, db: &dyn Db, path: &str) -> Option<LanguageId> {
+        self.files.get(path).map(|slot| self.language(db, slot))
     }
 
     /// Whether the snapshot holds a source file at `path` (nothing is read).

@@ -42,6 +42,7 @@ pub struct Go;
 static SPEC: LanguageSpec = LanguageSpec {
     name: "go",
     extensions: &[".go"],
+    shared_extensions: &[],
     lexical: Dialect::C(CStyle { backtick: Backtick::Raw, ..CStyle::PLAIN }),
     test_patterns: &["*_test.go", "testdata/"],
     keywords: &[

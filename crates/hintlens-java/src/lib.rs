@@ -44,6 +44,7 @@ pub struct Java;
 static SPEC: LanguageSpec = LanguageSpec {
     name: "java",
     extensions: &[".java"],
+    shared_extensions: &[],
     lexical: Dialect::C(CStyle { text_blocks: true, ..CStyle::PLAIN }),
     test_patterns: &["src/test/", "*Test.java", "*Tests.java", "*IT.java"],
     keywords: &[

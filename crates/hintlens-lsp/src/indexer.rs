@@ -88,7 +88,8 @@ fn run(job: &Job, db: &Database, progress: &(dyn Fn(usize, usize) + Sync)) -> Re
     let commit =
         repository.resolve_commit(&job.base).map_err(|e| format!("cannot resolve the base `{}`: {e}", job.base))?;
     let snapshot = repository.snapshot(commit).map_err(|e| e.to_string())?;
-    let claimed = |path: &str| db.language_of(path);
+    let holdings = db.holdings(&snapshot);
+    let claimed = |path: &str| db.language_in(path, &holdings);
     let base_files: Vec<Claimed<'_>> = snapshot
         .iter()
         .filter(|(_, entry)| entry.mode != Mode::Symlink)
@@ -133,7 +134,7 @@ fn run(job: &Job, db: &Database, progress: &(dyn Fn(usize, usize) + Sync)) -> Re
     };
 
     let base_index: BTreeMap<String, SourceFile> = index(&base_files)?.into_iter().map(|(p, f, _)| (p, f)).collect();
-    let base = Arc::new(Base { commit, snapshot, index: SnapshotIndex::from_files(base_index) });
+    let base = Arc::new(Base { commit, snapshot, index: SnapshotIndex::from_files(base_index), holdings });
     let scanned = job
         .scan
         .then(|| index(&work_files))

@@ -70,7 +70,7 @@ impl Tree {
     /// Sets the reference content of a claimed `path` (`None`: the file is gone). Returns
     /// whether anything changed.
     pub(crate) fn set_file(&mut self, db: &mut Database, path: &str, content: Option<Arc<[u8]>>) -> bool {
-        let Some(language) = db.language_of(path) else { return false };
+        let Some(language) = db.language_in(path, &self.base.holdings) else { return false };
         match content {
             None => {
                 if self.files.remove(path).is_none() {

@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::dispatch::RequestError;
 use crate::paths::Root;
 use crate::target::Target;
-use hintlens_db::{Database, SnapshotIndex, SourceFile};
+use hintlens_db::{Database, Holdings, SnapshotIndex, SourceFile};
 use hintlens_hints::{Identifier, Selection, Task, select};
 use hintlens_snapshot::{ChangeSet, ObjectId, Snapshot};
 use lsp_types::Uri;
@@ -20,6 +20,9 @@ pub(crate) struct Base {
     pub commit: ObjectId,
     pub snapshot: Snapshot,
     pub index: SnapshotIndex,
+    /// What the base holds, which decides the language of an ending two languages share (a
+    /// `.h` is C++ in a repository holding C++ sources) for its files and the work tree's.
+    pub holdings: Holdings,
 }
 
 /// The task statement file and its current text (`None`: the file does not exist).

@@ -25,6 +25,7 @@ pub struct Python;
 static SPEC: LanguageSpec = LanguageSpec {
     name: "python",
     extensions: &[".py", ".pyi"],
+    shared_extensions: &[],
     lexical: Dialect::Python,
     test_patterns: &["test_*.py", "*_test.py", "conftest.py"],
     keywords: &[

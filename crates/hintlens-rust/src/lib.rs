@@ -40,6 +40,7 @@ pub struct Rust;
 static SPEC: LanguageSpec = LanguageSpec {
     name: "rust",
     extensions: &[".rs"],
+    shared_extensions: &[],
     lexical: Dialect::C(CStyle { nested_comments: true, rust: true, ..CStyle::PLAIN }),
     test_patterns: &["benches/", "examples/"],
     keywords: &[

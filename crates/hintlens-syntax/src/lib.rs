@@ -563,6 +563,10 @@ pub struct LanguageSpec {
     pub name: &'static str,
     /// The endings of the files the language's frontend claims: `.py`, `.d.ts`.
     pub extensions: &'static [&'static str],
+    /// Endings another language claims too, which this one takes only in a snapshot holding a
+    /// file of its own endings: a `.h` header is C++ where the repository holds C++ sources,
+    /// else C's ([`Frontend::claims_shared`]).
+    pub shared_extensions: &'static [&'static str],
     /// The comment and string syntax, for telling a name in code from a mention in a comment
     /// or string without parsing ([`lexical::words`]).
     pub lexical: lexical::Dialect,
@@ -592,6 +596,13 @@ pub trait Frontend: Send + Sync + 'static {
     /// language: a source file by its ending, or a manifest ([`Frontend::is_manifest`]).
     fn claims(&self, path: &str) -> bool {
         self.spec().extensions.iter().any(|e| path.ends_with(e)) || self.is_manifest(path)
+    }
+
+    /// Whether `path` has one of the endings this language shares with another
+    /// ([`LanguageSpec::shared_extensions`]): it is this language's in a snapshot that holds a
+    /// file this language [claims](Frontend::claims), the other's elsewhere.
+    fn claims_shared(&self, path: &str) -> bool {
+        self.spec().shared_extensions.iter().any(|e| path.ends_with(e))
     }
 
     /// Definitions, uses, imports and string literals of one file. Never panics on any input.

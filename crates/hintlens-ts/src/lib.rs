@@ -68,6 +68,7 @@ impl Dialect {
 const SHARED: LanguageSpec = LanguageSpec {
     name: "typescript",
     extensions: &[],
+    shared_extensions: &[],
     lexical: Lexical::C(CStyle { single_quote_strings: true, backtick: Backtick::Template, ..CStyle::PLAIN }),
     test_patterns: &["*.test.*", "*.spec.*", "__tests__/", "e2e/", "cypress/"],
     keywords: KEYWORDS,
