@@ -41,6 +41,7 @@ pub fn frontends() -> Vec<Box<dyn Frontend>> {
         vec![Box::new(hintlens_python::Python), Box::new(hintlens_java::Java), Box::new(hintlens_go::Go)];
     frontends.extend(hintlens_ts::frontends());
     frontends.push(Box::new(hintlens_rust::Rust));
+    frontends.extend(hintlens_c::frontends());
     frontends
 }
 

@@ -35,11 +35,67 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
     let mut out = Vec::new();
     collect(db, task, &resolver, Direction::CodeToTest, task.code, task.test, &mut out);
     collect(db, task, &resolver, Direction::TestToCode, task.test, task.code, &mut out);
+    merge_declarations(db, task, &mut out);
     // A file both patches touch could yield one definition twice; keep the first direction.
     let mut seen = HashSet::new();
     out.retain(|i: &Identifier| seen.insert((i.path.clone(), i.qualified_name.clone(), i.kind)));
     out.sort_by(|a, b| (&a.path, a.line, &a.qualified_name).cmp(&(&b.path, b.line, &b.qualified_name)));
     out
+}
+
+/// A header's declaration and a source file's definition of one name (C's prototype and
+/// body, C++'s in-class method and out-of-line `T::m`) are one identifier: the header's, with
+/// the evidence of both ([`Frontend::is_header`]).
+fn merge_declarations(db: &dyn Db, task: &Task<'_>, out: &mut Vec<Identifier>) {
+    let header = |path: &str| task.reference.language_at(db, path).and_then(|l| db.frontend(l).is_header(path));
+    let mut ranked: Vec<(Option<bool>, Identifier)> = out.drain(..).map(|i| (header(&i.path), i)).collect();
+    if ranked.iter().all(|(h, _)| h.is_none()) {
+        out.extend(ranked.into_iter().map(|(_, i)| i));
+        return;
+    }
+    // Headers first, so that the header's entry is the one kept.
+    ranked.sort_by_key(|(h, _)| *h != Some(true));
+    let mut kept: HashMap<(String, DefKind, Direction), usize> = HashMap::new();
+    for (h, id) in ranked {
+        if h.is_some() {
+            let key = (id.qualified_name.clone(), id.kind, id.direction);
+            if let Some(&at) = kept.get(&key) {
+                let first: &mut Identifier = &mut out[at];
+                first.resolution = first.resolution.min(id.resolution);
+                first.evidence.extend(id.evidence);
+                // One piece of evidence per line, the strongest rule's.
+                first.evidence.sort();
+                first.evidence.dedup_by(|b, a| a.path == b.path && a.line == b.line);
+                continue;
+            }
+            kept.insert(key, out.len());
+        }
+        out.push(id);
+    }
+}
+
+/// Whether the using file includes `path` (C, C++: `#include "x.h"`, recorded as imports of
+/// the path as written): relative to the including file, else as the end of `path` (include
+/// directories are unknown: `<fmt/core.h>` is `include/fmt/core.h`).
+fn includes(using: &Using<'_>, path: &str) -> bool {
+    let dir = using.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    using.index.imports.iter().any(|import| {
+        let written = import.module.as_str();
+        let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+        for part in written.split('/') {
+            match part {
+                "." | "" => {}
+                ".." => {
+                    parts.pop();
+                }
+                part => parts.push(part),
+            }
+        }
+        parts.join("/") == path
+            || path
+                .strip_suffix(written.trim_start_matches("./"))
+                .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
+    })
 }
 
 /// A use on a line the using side adds.
@@ -346,6 +402,10 @@ impl Matcher<'_, '_> {
         if !may_name(frontend, site, def.kind, !def.keyword_owners.is_empty()) {
             return None;
         }
+        // A `static` function or a name of an anonymous namespace: its own file's alone.
+        if using.path != def.path && def.id.is_some_and(|id| file_index(self.db, def.file).definition(id).file_local) {
+            return None;
+        }
         if site.in_string {
             let spelled: Vec<&str> = u.qualifier.iter().flat_map(|q| components(q)).chain([u.name.as_str()]).collect();
             return (self.resolver.spelled(&spelled, &target, 0) == Reach::Resolved)
@@ -496,6 +556,9 @@ impl Matcher<'_, '_> {
     ) -> Option<(Rule, Resolution)> {
         if self.resolver.through_wildcards(using, name, after, target) == Some(Reach::Resolved) {
             return Some((Rule::Wildcard, Resolution::Import));
+        }
+        if using.frontend.is_header(using.path).is_some() && includes(using, &def.path) {
+            return Some((Rule::Import, Resolution::Import));
         }
         let def_index = file_index(self.db, def.file);
         let def_namespace = self.db.frontend(def.file.language(self.db)).namespace(&def.path, def_index);

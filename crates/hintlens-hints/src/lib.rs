@@ -96,7 +96,7 @@ impl FromStr for Compat {
 }
 
 /// Which side of the code–test boundary defines the identifier, and which side uses it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Direction {
     /// Defined by the code change, used on a line the test change adds. Policies other than
     /// DefUse select from the code change only, and say this for every identifier.

@@ -240,6 +240,11 @@ pub struct Definition {
     /// hold the module under test so, and call it from a base class in another file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub holds: Option<String>,
+    /// Visible only in its own file, whatever its name: C's and C++'s `static` functions and
+    /// variables at file scope, everything in a C++ anonymous namespace. No other file's use
+    /// reaches it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub file_local: bool,
 }
 
 /// How a use reaches a name.
@@ -503,6 +508,9 @@ impl FileIndex {
             if d.collected {
                 out.push_str(" collected");
             }
+            if d.file_local {
+                out.push_str(" file_local");
+            }
             if let Some(doc) = &d.doc {
                 let _ = write!(out, " doc=`{doc}`");
             }
@@ -700,6 +708,15 @@ pub trait Frontend: Send + Sync + 'static {
     fn is_hook(&self, index: &FileIndex, id: DefId) -> bool {
         let _ = (index, id);
         false
+    }
+
+    /// Whether `path` is a header: a file of declarations whose definitions other files hold
+    /// under the same name (C's and C++'s `.h`). `None` where the language has no headers. A
+    /// header's declaration and a source file's definition new together are one identifier,
+    /// the header's (its path and its signature as declared).
+    fn is_header(&self, path: &str) -> Option<bool> {
+        let _ = path;
+        None
     }
 
     /// Whether the definition's name is fixed by the language rather than chosen by its author

@@ -274,6 +274,7 @@ impl<'t> Builder<'t> {
             keywords_from: Vec::new(),
             collected: false,
             holds: None,
+            file_local: false,
         });
         id
     }

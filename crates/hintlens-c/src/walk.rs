@@ -1,0 +1,1110 @@
+//! One walk over a C or C++ syntax tree: definitions, uses, includes, strings, and the bindings
+//! of every use.
+//!
+//! The walk recurses over named children, dispatching on numeric kind ids resolved once per
+//! grammar ([`Grammar`], lenient: C lacks C++'s kinds, which are then 0). Declarators nest
+//! (`*(*f)[3]`), so a declaration's name is found by a loop down its declarator chain; chains
+//! of member accesses are read as one (`a.b->c`). Both branches of `#if`/`#ifdef` are read:
+//! tree-sitter parses them as nodes holding declarations or statements.
+
+use hintlens_syntax::scope::{MODULE, ScopeKind};
+use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind};
+use hintlens_tree::{Builder, Conventions, Ids, TreeWalk, field, fields, named_children, unquote};
+use std::collections::HashSet;
+use std::sync::OnceLock;
+use tree_sitter::{Node, Tree};
+
+hintlens_tree::grammar_ids! {
+    pub(crate) struct Grammar {
+        kinds {
+            comment = "comment",
+            identifier = "identifier",
+            field_identifier = "field_identifier",
+            type_identifier = "type_identifier",
+            namespace_identifier = "namespace_identifier",
+            statement_identifier = "statement_identifier",
+            preproc_include = "preproc_include",
+            preproc_def = "preproc_def",
+            preproc_function_def = "preproc_function_def",
+            preproc_call = "preproc_call",
+            preproc_arg = "preproc_arg",
+            preproc_params = "preproc_params",
+            system_lib_string = "system_lib_string",
+            function_definition = "function_definition",
+            declaration = "declaration",
+            type_definition = "type_definition",
+            field_declaration = "field_declaration",
+            function_declarator = "function_declarator",
+            init_declarator = "init_declarator",
+            pointer_declarator = "pointer_declarator",
+            reference_declarator = "reference_declarator",
+            array_declarator = "array_declarator",
+            parenthesized_declarator = "parenthesized_declarator",
+            attributed_declarator = "attributed_declarator",
+            struct_specifier = "struct_specifier",
+            union_specifier = "union_specifier",
+            class_specifier = "class_specifier",
+            enum_specifier = "enum_specifier",
+            enumerator = "enumerator",
+            base_class_clause = "base_class_clause",
+            parameter_declaration = "parameter_declaration",
+            optional_parameter_declaration = "optional_parameter_declaration",
+            variadic_parameter_declaration = "variadic_parameter_declaration",
+            compound_statement = "compound_statement",
+            for_statement = "for_statement",
+            for_range_loop = "for_range_loop",
+            if_statement = "if_statement",
+            while_statement = "while_statement",
+            do_statement = "do_statement",
+            switch_statement = "switch_statement",
+            catch_clause = "catch_clause",
+            lambda_expression = "lambda_expression",
+            call_expression = "call_expression",
+            field_expression = "field_expression",
+            qualified_identifier = "qualified_identifier",
+            template_function = "template_function",
+            template_type = "template_type",
+            template_method = "template_method",
+            template_declaration = "template_declaration",
+            type_parameter_declaration = "type_parameter_declaration",
+            optional_type_parameter_declaration = "optional_type_parameter_declaration",
+            variadic_type_parameter_declaration = "variadic_type_parameter_declaration",
+            namespace_definition = "namespace_definition",
+            nested_namespace_specifier = "nested_namespace_specifier",
+            using_declaration = "using_declaration",
+            alias_declaration = "alias_declaration",
+            storage_class_specifier = "storage_class_specifier",
+            destructor_name = "destructor_name",
+            operator_name = "operator_name",
+            operator_cast = "operator_cast",
+            string_literal = "string_literal",
+            raw_string_literal = "raw_string_literal",
+            string_content = "string_content",
+            char_literal = "char_literal",
+            initializer_pair = "initializer_pair",
+            field_designator = "field_designator",
+            field_initializer = "field_initializer",
+            new_expression = "new_expression",
+            labeled_statement = "labeled_statement",
+            goto_statement = "goto_statement",
+            access_specifier = "access_specifier",
+            this = "this",
+            dependent_name = "dependent_name",
+        }
+        fields {
+            f_name = "name",
+            f_value = "value",
+            f_parameters = "parameters",
+            f_path = "path",
+            f_type = "type",
+            f_declarator = "declarator",
+            f_body = "body",
+            f_scope = "scope",
+            f_argument = "argument",
+            f_field = "field",
+            f_function = "function",
+            f_arguments = "arguments",
+            f_designator = "designator",
+            f_default_value = "default_value",
+        }
+    }
+}
+
+fn grammar(cpp: bool) -> &'static Grammar {
+    static GRAMMARS: OnceLock<[Grammar; 2]> = OnceLock::new();
+    let grammars = GRAMMARS.get_or_init(|| {
+        [tree_sitter_c::LANGUAGE.into(), tree_sitter_cpp::LANGUAGE.into()].map(|l| Grammar::resolve(&Ids::lenient(&l)))
+    });
+    &grammars[usize::from(cpp)]
+}
+
+pub(crate) fn extract_c(src: &[u8], tree: &Tree) -> FileIndex {
+    extract(src, tree, false)
+}
+
+pub(crate) fn extract_cpp(src: &[u8], tree: &Tree) -> FileIndex {
+    extract(src, tree, true)
+}
+
+fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
+    let root = tree.root_node();
+    let g = grammar(cpp);
+    let b = Builder::new(src, Conventions::default())
+        .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.comment, g.string_literal])
+        .plain_name(g.identifier)
+        .type_name(g.type_identifier)
+        .chains(&[g.identifier, g.this], &[(g.field_expression, g.f_argument, g.f_field)]);
+    let mut walk = Walk {
+        g,
+        b,
+        cpp,
+        prefix: Vec::new(),
+        anonymous: false,
+        class: None,
+        in_body: false,
+        doc: None,
+        namespaces: HashSet::new(),
+    };
+    walk.members(root);
+    walk.b.finish(root)
+}
+
+/// gtest's test macros: `TEST(Suite, Name) { … }` defines the test `Name` of `Suite`.
+const GTEST: &[&str] = &["TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "FRIEND_TEST"];
+
+/// Catch2's and doctest's: their bodies are tests, named by a string.
+const CATCH: &[&str] = &[
+    "TEST_CASE",
+    "TEST_CASE_METHOD",
+    "SCENARIO",
+    "TEMPLATE_TEST_CASE",
+    "TEMPLATE_PRODUCT_TEST_CASE",
+    "TEMPLATE_LIST_TEST_CASE",
+    "TEST_CASE_TEMPLATE",
+    "TEST_CASE_FIXTURE",
+    "SECTION",
+    "SUBCASE",
+];
+
+struct Walk<'t> {
+    g: &'static Grammar,
+    b: Builder<'t>,
+    cpp: bool,
+    /// The enclosing namespaces' and classes' names: the prefix of a local name.
+    prefix: Vec<String>,
+    /// Inside an anonymous namespace: everything declared is file-local.
+    anonymous: bool,
+    /// The class, struct or union whose members are being read.
+    class: Option<DefId>,
+    /// Inside a function body: declarations are locals, not definitions.
+    in_body: bool,
+    /// The comment block above the declaration being read, for its first definition.
+    doc: Option<String>,
+    /// The namespaces this file opens, so that `ns::f(…) { … }` is a function, `T::m` a method.
+    namespaces: HashSet<String>,
+}
+
+impl<'t> TreeWalk<'t> for Walk<'t> {
+    /// Within a 1 MiB stack even in a debug build.
+    const MAX_DEPTH: u32 = 128;
+
+    fn visit_kind(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.comment || k == g.char_literal || k == g.statement_identifier || k == g.access_specifier {
+        } else if k == g.preproc_include {
+            self.include(node);
+        } else if k == g.preproc_def || k == g.preproc_function_def {
+            self.macro_definition(node);
+        } else if k == g.preproc_call {
+            self.with(field(node, g.f_argument), Self::macro_body);
+        } else if k == g.function_definition {
+            self.function_definition(node);
+        } else if k == g.declaration || k == g.field_declaration {
+            self.declaration(node);
+        } else if k == g.type_definition {
+            self.type_definition(node);
+        } else if k == g.struct_specifier || k == g.union_specifier || k == g.class_specifier || k == g.enum_specifier {
+            self.specifier(node);
+        } else if k == g.namespace_definition {
+            self.namespace(node);
+        } else if k == g.template_declaration {
+            self.template(node);
+        } else if k == g.alias_declaration {
+            self.alias(node);
+        } else if k == g.using_declaration {
+            for child in named_children(node) {
+                self.visit_type(child, UseKind::Name);
+            }
+        } else if k == g.compound_statement {
+            // A block is a body wherever it stands (a Catch2 `TEST_CASE`'s, after a macro call
+            // the grammar reads as an expression).
+            let was = std::mem::replace(&mut self.in_body, true);
+            self.in_scope(ScopeKind::Block, |s| s.visit_children(node));
+            self.in_body = was;
+        } else if k == g.for_statement
+            || k == g.for_range_loop
+            || k == g.if_statement
+            || k == g.while_statement
+            || k == g.do_statement
+            || k == g.switch_statement
+            || k == g.catch_clause
+        {
+            self.in_scope(ScopeKind::Block, |s| s.visit_children(node));
+        } else if k == g.lambda_expression {
+            let was = std::mem::replace(&mut self.in_body, true);
+            self.in_scope(ScopeKind::Function, |s| s.visit_children(node));
+            self.in_body = was;
+        } else if k == g.parameter_declaration
+            || k == g.optional_parameter_declaration
+            || k == g.variadic_parameter_declaration
+        {
+            self.parameter(node);
+        } else if k == g.call_expression {
+            self.call(node);
+        } else if k == g.field_expression {
+            self.member(node, UseKind::Attribute);
+        } else if k == g.qualified_identifier || k == g.template_function || k == g.template_method {
+            self.name_use(node, UseKind::Name);
+        } else if k == g.type_identifier || k == g.template_type {
+            self.ty(node);
+        } else if k == g.new_expression {
+            self.with(field(node, g.f_type), |s, t| s.ty_as(t, UseKind::Instantiation));
+            for child in named_children(node).filter(|c| Some(*c) != field(node, g.f_type)) {
+                self.visit(child);
+            }
+        } else if k == g.initializer_pair {
+            for designator in fields(node, g.f_designator) {
+                self.designator(designator);
+            }
+            self.visit_field(node, g.f_value);
+        } else if k == g.field_initializer {
+            for child in named_children(node) {
+                if child.kind_id() == g.field_identifier {
+                    self.b.use_bound(child, UseKind::Attribute, None, Some(Binding::Receiver));
+                } else {
+                    self.visit(child);
+                }
+            }
+        } else if k == g.field_designator {
+            self.designator(node);
+        } else if k == g.string_literal || k == g.raw_string_literal {
+            self.string(node);
+        } else if k == g.labeled_statement || k == g.goto_statement {
+            for child in named_children(node).filter(|c| c.kind_id() != g.statement_identifier) {
+                self.visit(child);
+            }
+        } else if k == g.field_identifier
+            || k == g.namespace_identifier
+            || k == g.destructor_name
+            || k == g.operator_name
+            || k == g.this
+        {
+        } else {
+            self.visit_children(node);
+        }
+    }
+
+    /// A type: the names it references are uses of `kind`; template arguments are types or
+    /// expressions.
+    fn visit_type(&mut self, node: Node<'t>, kind: UseKind) {
+        let g = self.g;
+        let k = node.kind_id();
+        if k == g.type_identifier || k == g.identifier {
+            self.b.use_name(node, kind, None);
+        } else if k == g.qualified_identifier || k == g.template_type || k == g.template_function {
+            self.name_use(node, kind);
+        } else if k == g.struct_specifier || k == g.union_specifier || k == g.class_specifier || k == g.enum_specifier {
+            self.specifier(node);
+        } else {
+            self.visit_kind(node);
+        }
+    }
+
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
+    }
+}
+
+/// A declaration's name, as its declarator chain ends: the name node, and the function
+/// declarator when it declares a function.
+struct Declared<'t> {
+    name: Option<Node<'t>>,
+    function: Option<Node<'t>>,
+}
+
+impl<'t> Walk<'t> {
+    // ----- scopes of declarations -----
+
+    /// The members of a file, namespace, class body or linkage block, each with its doc.
+    fn members(&mut self, node: Node<'t>) {
+        for (child, doc) in self.b.documented(named_children(node), self.g.comment) {
+            self.doc = doc;
+            self.visit(child);
+            self.doc = None;
+        }
+    }
+
+    fn local_name(&self, name: &str) -> String {
+        if self.prefix.is_empty() { name.to_owned() } else { format!("{}.{name}", self.prefix.join(".")) }
+    }
+
+    fn define(&mut self, name: Node<'t>, spelled: String, kind: DefKind, whole: Node<'t>, signature: String) -> DefId {
+        let local_name = self.local_name(&spelled);
+        let doc = self.doc.take();
+        let id = self.b.define_spelled(
+            spelled,
+            name,
+            local_name,
+            kind,
+            hintlens_tree::span_of(whole),
+            signature,
+            self.class,
+            doc,
+        );
+        if self.anonymous {
+            self.b.index.definitions[id as usize].file_local = true;
+        }
+        id
+    }
+
+    fn namespace(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let name = field(node, g.f_name);
+        let names: Vec<String> = match name {
+            Some(n) => self.b.str(n).split("::").map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect(),
+            None => Vec::new(),
+        };
+        let was_anonymous = self.anonymous;
+        self.anonymous |= name.is_none();
+        self.namespaces.extend(names.iter().cloned());
+        let depth = self.prefix.len();
+        self.prefix.extend(names);
+        if let Some(body) = field(node, g.f_body) {
+            self.members(body);
+        }
+        self.prefix.truncate(depth);
+        self.anonymous = was_anonymous;
+    }
+
+    fn template(&mut self, node: Node<'t>) {
+        let g = self.g;
+        self.in_scope(ScopeKind::Function, |s| {
+            if let Some(parameters) = field(node, g.f_parameters) {
+                for p in named_children(parameters) {
+                    let k = p.kind_id();
+                    if k == g.type_parameter_declaration
+                        || k == g.optional_type_parameter_declaration
+                        || k == g.variadic_type_parameter_declaration
+                    {
+                        for child in named_children(p) {
+                            if child.kind_id() == g.type_identifier && Some(child) != field(p, g.f_default_value) {
+                                s.b.bind(child, Binding::Local);
+                            } else {
+                                s.ty(child);
+                            }
+                        }
+                    } else {
+                        s.visit(p);
+                    }
+                }
+            }
+            for child in named_children(node).filter(|c| Some(*c) != field(node, g.f_parameters)) {
+                s.visit(child);
+            }
+        });
+    }
+
+    // ----- the preprocessor -----
+
+    fn include(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let Some(path) = field(node, g.f_path) else { return };
+        let written = if path.kind_id() == g.system_lib_string {
+            unquote(self.b.bytes(path), &['<', '>'])
+        } else if path.kind_id() == g.string_literal {
+            unquote(self.b.bytes(path), &['"'])
+        } else {
+            // `#include MACRO`: a use of the macro.
+            return self.visit(path);
+        };
+        self.b.index.imports.push(Import {
+            module: written,
+            name: None,
+            alias: None,
+            wildcard: false,
+            line: node.start_position().row as u32,
+        });
+    }
+
+    fn macro_definition(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let Some(name) = field(node, g.f_name) else { return };
+        let end = field(node, g.f_parameters).unwrap_or(name).end_byte();
+        let signature = self.b.flat_text(node.start_byte(), end);
+        let (class, prefix) = (self.class.take(), std::mem::take(&mut self.prefix));
+        let spelled = self.b.text(name);
+        self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
+        self.define(name, spelled, DefKind::Macro, node, signature);
+        (self.class, self.prefix) = (class, prefix);
+        self.in_scope(ScopeKind::Function, |s| {
+            if let Some(parameters) = field(node, g.f_parameters) {
+                for p in named_children(parameters).filter(|p| p.kind_id() == g.identifier) {
+                    s.b.bind(p, Binding::Local);
+                }
+            }
+            s.with(field(node, g.f_value), Self::macro_body);
+        });
+    }
+
+    /// A macro's body, as tokens: each identifier is a use, each after `.` or `->` a member's;
+    /// comments, strings and characters name nothing.
+    fn macro_body(&mut self, node: Node<'t>) {
+        let text = self.b.bytes(node);
+        let base = node.start_byte();
+        let mut i = 0;
+        let mut member = false;
+        while i < text.len() {
+            let c = text[i];
+            if c == b'"' || c == b'\'' {
+                i += 1;
+                while i < text.len() && text[i] != c {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                member = false;
+            } else if c == b'/' && text.get(i + 1) == Some(&b'*') {
+                i += 2;
+                while i + 1 < text.len() && !(text[i] == b'*' && text[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+            } else if c == b'/' && text.get(i + 1) == Some(&b'/') {
+                break;
+            } else if c.is_ascii_alphabetic() || c == b'_' {
+                let start = i;
+                while i < text.len() && (text[i].is_ascii_alphanumeric() || text[i] == b'_') {
+                    i += 1;
+                }
+                let word = String::from_utf8_lossy(&text[start..i]).into_owned();
+                let span = self.b.span_within(node, base + start, base + i);
+                if member {
+                    self.b.use_spelled(word, span, UseKind::Attribute, None, Some(Binding::Receiver));
+                } else {
+                    self.b.use_spelled(word, span, UseKind::Name, None, None);
+                }
+                member = false;
+            } else if c.is_ascii_digit() {
+                while i < text.len() && (text[i].is_ascii_alphanumeric() || text[i] == b'.' || text[i] == b'_') {
+                    i += 1;
+                }
+                member = false;
+            } else {
+                // Whitespace between `->` and the member keeps it a member.
+                if !c.is_ascii_whitespace() {
+                    member = c == b'.' || (c == b'>' && i > 0 && text[i - 1] == b'-');
+                }
+                i += 1;
+            }
+        }
+    }
+
+    // ----- declarations -----
+
+    /// Follows a declarator chain down to the declared name.
+    fn declared(&self, declarator: Node<'t>) -> Declared<'t> {
+        let g = self.g;
+        let mut out = Declared { name: None, function: None };
+        let mut n = declarator;
+        for _ in 0..hintlens_tree::MAX_CHAIN {
+            let k = n.kind_id();
+            if k == g.function_declarator {
+                out.function.get_or_insert(n);
+            }
+            let inner = if k == g.function_declarator
+                || k == g.pointer_declarator
+                || k == g.array_declarator
+                || k == g.init_declarator
+            {
+                field(n, g.f_declarator)
+            } else if k == g.parenthesized_declarator || k == g.reference_declarator || k == g.attributed_declarator {
+                named_children(n).find(|c| !c.kind().starts_with("attribute") && !c.kind().starts_with("ms_"))
+            } else {
+                out.name = Some(n);
+                return out;
+            };
+            match inner {
+                Some(inner) => n = inner,
+                None => return out,
+            }
+        }
+        out
+    }
+
+    /// The expressions and types inside a declarator chain: array sizes, initial values,
+    /// parameters (bound in a scope of their own), which are uses.
+    fn declarator_uses(&mut self, declarator: Node<'t>, name: Option<Node<'t>>) {
+        let g = self.g;
+        let k = declarator.kind_id();
+        if Some(declarator) == name {
+            return;
+        }
+        if k == g.function_declarator {
+            self.with(field(declarator, g.f_declarator), |s, d| s.declarator_uses(d, name));
+            self.in_scope(ScopeKind::Function, |s| {
+                s.with(field(declarator, g.f_parameters), Self::visit_children);
+                for child in named_children(declarator).filter(|c| {
+                    Some(*c) != field(declarator, g.f_declarator) && Some(*c) != field(declarator, g.f_parameters)
+                }) {
+                    s.visit(child);
+                }
+            });
+        } else if k == g.init_declarator {
+            self.with(field(declarator, g.f_declarator), |s, d| s.declarator_uses(d, name));
+            self.visit_field(declarator, g.f_value);
+        } else if k == g.pointer_declarator
+            || k == g.array_declarator
+            || k == g.parenthesized_declarator
+            || k == g.reference_declarator
+            || k == g.attributed_declarator
+        {
+            for child in named_children(declarator) {
+                self.declarator_uses(child, name);
+            }
+        } else if k == g.qualified_identifier
+            || k == g.identifier
+            || k == g.field_identifier
+            || k == g.type_identifier
+            || k == g.destructor_name
+            || k == g.operator_name
+        {
+        } else {
+            self.visit(declarator);
+        }
+    }
+
+    /// Whether a declaration says `static` (or, with `extern`, only declares).
+    fn storage(&self, node: Node<'t>, word: &str) -> bool {
+        named_children(node)
+            .any(|c| c.kind_id() == self.g.storage_class_specifier && self.b.bytes(c) == word.as_bytes())
+    }
+
+    /// A parameter: its type's names are uses, its name is bound where it is declared.
+    fn parameter(&mut self, node: Node<'t>) {
+        let g = self.g;
+        self.with(field(node, g.f_type), Self::ty);
+        self.visit_field(node, g.f_default_value);
+        if let Some(declarator) = field(node, g.f_declarator) {
+            let declared = self.declared(declarator);
+            self.declarator_uses(declarator, declared.name);
+            if let Some(name) = declared.name.filter(|n| n.kind_id() == g.identifier) {
+                self.b.bind(name, Binding::Local);
+            }
+        }
+    }
+
+    /// A variable, field or function declaration (a prototype, a member function, a field).
+    fn declaration(&mut self, node: Node<'t>) {
+        let g = self.g;
+        if let Some(ty) = field(node, g.f_type) {
+            self.ty(ty);
+        }
+        let file_local = self.storage(node, "static") && self.class.is_none();
+        for declarator in fields(node, g.f_declarator) {
+            let declared = self.declared(declarator);
+            self.declarator_uses(declarator, declared.name);
+            let Some(name) = declared.name else { continue };
+            if self.in_body {
+                if name.kind_id() == g.identifier {
+                    self.b.bind(name, Binding::Local);
+                }
+                continue;
+            }
+            let Some((spelled, qualified, kind)) = self.declared_name(name, declared.function.is_some()) else {
+                continue;
+            };
+            if qualified {
+                // `int T::count = 0;`: the definition of a member declared in the class.
+                continue;
+            }
+            let signature = self.b.flat_text(node.start_byte(), declarator.end_byte());
+            let signature = signature.trim_end_matches(';').to_owned();
+            if declared.function.is_none() && self.class.is_none() {
+                self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
+            }
+            let id = self.define(name, spelled, kind, node, signature);
+            if file_local {
+                self.b.index.definitions[id as usize].file_local = true;
+            }
+        }
+        self.visit_field(node, g.f_default_value);
+        self.visit_field(node, g.f_value);
+        // A bit field's width, attributes: uses.
+        for child in named_children(node) {
+            let k = child.kind_id();
+            if k != g.storage_class_specifier
+                && Some(child) != field(node, g.f_type)
+                && !fields(node, g.f_declarator).contains(&child)
+                && Some(child) != field(node, g.f_default_value)
+                && Some(child) != field(node, g.f_value)
+            {
+                self.visit(child);
+            }
+        }
+    }
+
+    /// What a declared name defines here: its spelling, whether it is qualified (`T::m`, an
+    /// out-of-line member), and its kind. `None` for destructors and operators.
+    fn declared_name(&self, name: Node<'t>, function: bool) -> Option<(String, bool, DefKind)> {
+        let g = self.g;
+        let k = name.kind_id();
+        let member_kind = if function { DefKind::Method } else { DefKind::Field };
+        let free_kind = if function { DefKind::Function } else { DefKind::Variable };
+        if k == g.identifier || k == g.field_identifier || k == g.type_identifier {
+            let spelled = self.b.text(name);
+            let kind = match self.class {
+                Some(class) if function && self.b.index.definition(class).name == spelled => DefKind::Constructor,
+                Some(_) => member_kind,
+                None => free_kind,
+            };
+            Some((spelled, false, kind))
+        } else if k == g.template_function {
+            let inner = field(name, g.f_name)?;
+            self.declared_name(inner, function)
+        } else if k == g.qualified_identifier {
+            Some((String::new(), true, member_kind))
+        } else {
+            None
+        }
+    }
+
+    /// A function with a body: a function, a method (in its class or out of line, `T::m`), a
+    /// constructor, or a test (gtest's `TEST(Suite, Name)`).
+    fn function_definition(&mut self, node: Node<'t>) {
+        let g = self.g;
+        if let Some(ty) = field(node, g.f_type) {
+            self.ty(ty);
+        }
+        let Some(declarator) = field(node, g.f_declarator) else { return self.body(node) };
+        let declared = self.declared(declarator);
+        let _ = if self.in_body {
+            None
+        } else {
+            declared.name.and_then(|name| self.function_name(node, declarator, name, declared.function))
+        };
+        // gtest's `TEST(Suite, Name)` names no parameters: its suite is a use of the fixture.
+        let gtest = declared.name.is_some_and(|n| GTEST.contains(&&*self.b.str(n))) && field(node, g.f_type).is_none();
+        self.in_scope(ScopeKind::Function, |s| {
+            let was = std::mem::replace(&mut s.in_body, true);
+            if !gtest {
+                s.declarator_uses_of_function(declarator, declared.name);
+            }
+            s.body(node);
+            s.in_body = was;
+        });
+    }
+
+    /// A function's parameters (bound in the function's scope) and the rest of its declarator.
+    fn declarator_uses_of_function(&mut self, declarator: Node<'t>, name: Option<Node<'t>>) {
+        let g = self.g;
+        let Some(function) = self.declared(declarator).function else { return self.declarator_uses(declarator, name) };
+        self.with(field(function, g.f_parameters), Self::visit_children);
+        for child in named_children(function)
+            .filter(|c| Some(*c) != field(function, g.f_declarator) && Some(*c) != field(function, g.f_parameters))
+        {
+            self.visit(child);
+        }
+    }
+
+    fn body(&mut self, node: Node<'t>) {
+        let g = self.g;
+        for child in named_children(node) {
+            if Some(child) == field(node, g.f_type) || Some(child) == field(node, g.f_declarator) {
+                continue;
+            }
+            if child.kind_id() == g.storage_class_specifier {
+                continue;
+            }
+            self.visit(child);
+        }
+    }
+
+    /// Defines the function `node` names (`name`, found down its declarator).
+    fn function_name(
+        &mut self,
+        node: Node<'t>,
+        declarator: Node<'t>,
+        name: Node<'t>,
+        function: Option<Node<'t>>,
+    ) -> Option<DefId> {
+        let g = self.g;
+        let signature = self.b.flat_text(node.start_byte(), declarator.end_byte());
+        let file_local = self.storage(node, "static") && self.class.is_none();
+        let k = name.kind_id();
+        let spelled = self.b.text(name);
+        // gtest: `TEST(Suite, Name) { … }` parses as a function named `TEST` without a type.
+        if field(node, g.f_type).is_none()
+            && self.class.is_none()
+            && (GTEST.contains(&spelled.as_str()) || CATCH.contains(&spelled.as_str()))
+        {
+            let parameters = function.and_then(|f| field(f, g.f_parameters))?;
+            let names: Vec<Node<'t>> = named_children(parameters).collect();
+            if !GTEST.contains(&spelled.as_str()) || names.len() < 2 {
+                return None;
+            }
+            let (suite, test) = (names[0], names[1]);
+            let suite_name = self.b.text(suite);
+            if spelled != "TEST" && suite.kind_id() == g.parameter_declaration {
+                // A fixture's name: a use of the fixture class.
+                self.with(field(suite, g.f_type), |s, t| s.ty_as(t, UseKind::Base));
+            }
+            let test = field(test, g.f_type).unwrap_or(test);
+            let suite_name = field(suite, g.f_type).map_or(suite_name, |t| self.b.text(t));
+            let test_name = self.b.text(test);
+            let local = self.local_name(&format!("{suite_name}.{test_name}"));
+            let doc = self.doc.take();
+            let id = self.b.define_spelled(
+                test_name,
+                test,
+                local,
+                DefKind::Function,
+                hintlens_tree::span_of(node),
+                signature,
+                None,
+                doc,
+            );
+            self.b.index.definitions[id as usize].collected = true;
+            return Some(id);
+        }
+        function?;
+        let id = if k == g.qualified_identifier
+            || (k == g.template_function
+                && field(name, g.f_name).is_some_and(|n| n.kind_id() == g.qualified_identifier))
+        {
+            self.out_of_line(node, name, signature)
+        } else {
+            let (spelled, _, kind) = self.declared_name(name, true)?;
+            if self.class.is_none() {
+                self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
+            }
+            let name_node = if k == g.template_function { field(name, g.f_name).unwrap_or(name) } else { name };
+            Some(self.define(name_node, spelled, kind, node, signature))
+        };
+        if let Some(id) = id.filter(|_| file_local) {
+            self.b.index.definitions[id as usize].file_local = true;
+        }
+        id
+    }
+
+    /// `T::m(…) { … }`, `ns::f(…) { … }`: a method of `T` (its class's member when this file
+    /// declares `T`), or a function of a namespace this file opens.
+    fn out_of_line(&mut self, node: Node<'t>, name: Node<'t>, signature: String) -> Option<DefId> {
+        let g = self.g;
+        let mut scopes: Vec<String> = Vec::new();
+        let mut n = name;
+        for _ in 0..hintlens_tree::MAX_CHAIN {
+            let k = n.kind_id();
+            if k == g.template_function || k == g.template_type {
+                n = field(n, g.f_name)?;
+            } else if k == g.qualified_identifier {
+                if let Some(scope) = field(n, g.f_scope) {
+                    let scope_name = field(scope, g.f_name).unwrap_or(scope);
+                    scopes.push(self.b.text(scope_name));
+                    if scope.kind_id() == g.template_type {
+                        self.with(field(scope, g.f_arguments), Self::visit_children);
+                    }
+                }
+                n = field(n, g.f_name)?;
+            } else {
+                break;
+            }
+        }
+        if n.kind_id() != g.identifier && n.kind_id() != g.field_identifier && n.kind_id() != g.type_identifier {
+            return None;
+        }
+        let spelled = self.b.text(n);
+        let owner = scopes.last().cloned().unwrap_or_default();
+        let in_namespace = self.namespaces.contains(&owner);
+        let kind = if in_namespace {
+            DefKind::Function
+        } else if owner == spelled {
+            DefKind::Constructor
+        } else {
+            DefKind::Method
+        };
+        let parent = if in_namespace {
+            None
+        } else {
+            self.b.index.definitions.iter().rposition(|d| d.name == owner && d.kind.is_type()).map(|p| p as DefId)
+        };
+        let local_name = match parent {
+            Some(p) => format!("{}.{spelled}", self.b.index.definition(p).local_name),
+            None => {
+                let mut parts = self.prefix.clone();
+                parts.extend(scopes);
+                parts.push(spelled.clone());
+                parts.join(".")
+            }
+        };
+        let doc = self.doc.take();
+        let id =
+            self.b.define_spelled(spelled, n, local_name, kind, hintlens_tree::span_of(node), signature, parent, doc);
+        if self.anonymous {
+            self.b.index.definitions[id as usize].file_local = true;
+        }
+        Some(id)
+    }
+
+    /// `typedef struct x { … } y;`: the struct (if it has a body and a name) and the alias.
+    fn type_definition(&mut self, node: Node<'t>) {
+        let g = self.g;
+        if let Some(ty) = field(node, g.f_type) {
+            self.ty(ty);
+        }
+        for declarator in fields(node, g.f_declarator) {
+            let declared = self.declared(declarator);
+            self.declarator_uses(declarator, declared.name);
+            let Some(name) = declared.name.filter(|n| n.kind_id() == g.type_identifier || n.kind_id() == g.identifier)
+            else {
+                continue;
+            };
+            if self.in_body {
+                self.b.bind(name, Binding::Local);
+                continue;
+            }
+            let spelled = self.b.text(name);
+            let signature = self.b.flat_text(node.start_byte(), node.end_byte());
+            let signature = signature.trim_end_matches(';').to_owned();
+            self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
+            self.define(name, spelled, DefKind::TypeAlias, node, signature);
+        }
+    }
+
+    /// `using X = Y;`.
+    fn alias(&mut self, node: Node<'t>) {
+        let g = self.g;
+        if let (Some(name), false) = (field(node, g.f_name), self.in_body) {
+            let spelled = self.b.text(name);
+            let signature = self.b.flat_text(node.start_byte(), node.end_byte()).trim_end_matches(';').to_owned();
+            self.define(name, spelled, DefKind::TypeAlias, node, signature);
+        }
+        self.with(field(node, g.f_type), Self::ty);
+    }
+
+    /// A struct, union, class or enum specifier: a definition when it has a body and a name,
+    /// a use of the type it names otherwise.
+    fn specifier(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let k = node.kind_id();
+        let name = field(node, g.f_name);
+        let Some(body) = field(node, g.f_body) else {
+            self.with(name, Self::ty);
+            return;
+        };
+        let kind = if k == g.enum_specifier {
+            DefKind::Enum
+        } else if k == g.union_specifier {
+            DefKind::Union
+        } else if k == g.class_specifier {
+            DefKind::Class
+        } else {
+            DefKind::Struct
+        };
+        for child in named_children(node) {
+            if child.kind_id() == g.base_class_clause {
+                for base in named_children(child) {
+                    self.ty_as(base, UseKind::Base);
+                }
+            } else if Some(child) != name && child != body && child.kind_id() != g.base_class_clause {
+                self.ty(child);
+            }
+        }
+        // In a function body a type is the function's own; it still holds its members.
+        let id = match name {
+            Some(name) if name.kind_id() == g.type_identifier || name.kind_id() == g.template_type => {
+                let name = if name.kind_id() == g.template_type { field(name, g.f_name).unwrap_or(name) } else { name };
+                let spelled = self.b.text(name);
+                let signature = self.b.flat_text(node.start_byte(), body.start_byte());
+                if self.in_body {
+                    self.b.bind(name, Binding::Local);
+                } else {
+                    self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
+                }
+                Some(self.define(name, spelled, kind, node, signature))
+            }
+            Some(other) => {
+                self.ty(other);
+                None
+            }
+            None => None,
+        };
+        if kind == DefKind::Enum {
+            self.enumerators(node, body, id);
+        } else {
+            let (class, depth) = (self.class, self.prefix.len());
+            if let Some(id) = id {
+                self.class = Some(id);
+                self.prefix.push(self.b.index.definition(id).name.clone());
+            }
+            let was = std::mem::replace(&mut self.in_body, false);
+            self.members(body);
+            self.in_body = was;
+            self.prefix.truncate(depth);
+            self.class = class;
+        }
+    }
+
+    /// An enum's members: C's enumerators are global names (bound in the file); those of a
+    /// C++ `enum class` are the enum's members, named through it.
+    fn enumerators(&mut self, node: Node<'t>, body: Node<'t>, id: Option<DefId>) {
+        let g = self.g;
+        let scoped = self.cpp && hintlens_tree::children(node).any(|c| matches!(c.kind(), "class" | "struct"));
+        let class = self.class;
+        let depth = self.prefix.len();
+        if let Some(id) = id.filter(|_| scoped) {
+            self.class = Some(id);
+            self.prefix.push(self.b.index.definition(id).name.clone());
+        } else {
+            self.class = None;
+        }
+        for (child, doc) in self.b.documented(named_children(body), g.comment) {
+            if child.kind_id() != g.enumerator {
+                self.visit(child);
+                continue;
+            }
+            if let Some(name) = field(child, g.f_name) {
+                let spelled = self.b.text(name);
+                if !scoped {
+                    if self.in_body {
+                        self.b.bind(name, Binding::Local);
+                    } else {
+                        self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
+                    }
+                }
+                if !self.in_body || scoped {
+                    let signature = self.b.flat_text(child.start_byte(), child.end_byte());
+                    self.doc = doc;
+                    self.define(name, spelled, DefKind::EnumConstant, child, signature);
+                    self.doc = None;
+                }
+            }
+            self.visit_field(child, g.f_value);
+        }
+        self.prefix.truncate(depth);
+        self.class = class;
+    }
+
+    // ----- uses -----
+
+    fn call(&mut self, node: Node<'t>) {
+        let g = self.g;
+        if let Some(function) = field(node, g.f_function) {
+            let k = function.kind_id();
+            if k == g.identifier {
+                self.b.use_name(function, UseKind::Call, None);
+            } else if k == g.field_expression {
+                self.member(function, UseKind::Call);
+            } else if k == g.qualified_identifier || k == g.template_function {
+                self.name_use(function, UseKind::Call);
+            } else {
+                self.visit(function);
+            }
+        }
+        self.visit_field(node, g.f_arguments);
+    }
+
+    /// `a.b`, `a->b`: a use of the member `b` through `a` (as a chain of names when it is one).
+    fn member(&mut self, node: Node<'t>, kind: UseKind) {
+        let g = self.g;
+        let argument = field(node, g.f_argument);
+        let qualifier = argument.and_then(|a| self.b.dotted(a));
+        match argument {
+            Some(a) if qualifier.is_some() => {
+                // The chain's head is a use too (`s` of `s.store`), its links are members.
+                if a.kind_id() == g.field_expression {
+                    self.member(a, UseKind::Attribute);
+                } else if a.kind_id() == g.identifier {
+                    self.b.use_name(a, UseKind::Name, None);
+                }
+            }
+            Some(a) => self.visit(a),
+            None => {}
+        }
+        let Some(member) = field(node, g.f_field) else { return };
+        let member = if member.kind_id() == g.template_method {
+            self.with(field(member, g.f_arguments), Self::visit_children);
+            field(member, g.f_name).unwrap_or(member)
+        } else {
+            member
+        };
+        if member.kind_id() != g.field_identifier {
+            return;
+        }
+        let binding = if qualifier.is_none() { Some(Binding::Receiver) } else { None };
+        self.b.use_bound(member, kind, qualifier, binding);
+    }
+
+    /// `ns::T::f`, `f<T>`, `T<int>`: a use of the last name, qualified by the ones before it
+    /// (dotted: `ns.T`); template arguments are uses of their own.
+    fn name_use(&mut self, node: Node<'t>, kind: UseKind) {
+        let g = self.g;
+        let mut scopes: Vec<String> = Vec::new();
+        let mut n = node;
+        for _ in 0..hintlens_tree::MAX_CHAIN {
+            let k = n.kind_id();
+            if k == g.template_function || k == g.template_type || k == g.template_method {
+                self.with(field(n, g.f_arguments), |s, a| {
+                    for argument in named_children(a) {
+                        s.ty(argument);
+                    }
+                });
+                match field(n, g.f_name) {
+                    Some(name) => n = name,
+                    None => return,
+                }
+            } else if k == g.qualified_identifier {
+                if let Some(scope) = field(n, g.f_scope) {
+                    let scope_name = if scope.kind_id() == g.template_type {
+                        self.with(field(scope, g.f_arguments), |s, a| {
+                            for argument in named_children(a) {
+                                s.ty(argument);
+                            }
+                        });
+                        field(scope, g.f_name).unwrap_or(scope)
+                    } else {
+                        scope
+                    };
+                    if scope_name.kind_id() == g.type_identifier && scopes.is_empty() {
+                        // `T::m`: the type is used too.
+                        self.b.use_name(scope_name, UseKind::Type, None);
+                    }
+                    scopes.push(self.b.text(scope_name));
+                }
+                match field(n, g.f_name) {
+                    Some(name) => n = name,
+                    None => return,
+                }
+            } else {
+                break;
+            }
+        }
+        let k = n.kind_id();
+        if k != g.identifier && k != g.type_identifier && k != g.field_identifier {
+            if k != g.destructor_name && k != g.operator_name && k != g.operator_cast {
+                self.visit(n);
+            }
+            return;
+        }
+        let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
+        self.b.use_name(n, kind, qualifier);
+    }
+
+    /// `.flags = 1` in an initializer: a use of the field `flags`.
+    fn designator(&mut self, node: Node<'t>) {
+        let g = self.g;
+        if node.kind_id() == g.field_identifier {
+            self.b.use_bound(node, UseKind::Attribute, None, Some(Binding::Receiver));
+        } else if node.kind_id() == g.field_designator {
+            for child in named_children(node).filter(|c| c.kind_id() == g.field_identifier) {
+                self.b.use_bound(child, UseKind::Attribute, None, Some(Binding::Receiver));
+            }
+        } else {
+            self.visit(node);
+        }
+    }
+
+    /// A string literal's value: what its quotes hold (a raw string's delimiters left out),
+    /// escapes as written.
+    fn string(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let value = if node.kind_id() == g.raw_string_literal {
+            named_children(node).filter(|c| c.kind().ends_with("content")).map(|c| self.b.text(c)).collect()
+        } else {
+            let bytes = self.b.bytes(node);
+            // After the prefix (`L`, `u8`…).
+            let open = bytes.iter().position(|&b| b == b'"').unwrap_or(0);
+            unquote(&bytes[open..], &['"'])
+        };
+        self.b.string(value, node, false);
+    }
+}

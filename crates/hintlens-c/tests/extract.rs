@@ -1,0 +1,127 @@
+//! What one C or C++ file defines and uses, as snapshots of the index's dump.
+
+use hintlens_c::{C, Cpp};
+use hintlens_tree::check_extraction as check;
+
+check!(
+    c_declarations_of_every_kind,
+    C,
+    r#"#include "jv.h"
+#include <stdio.h>
+
+/* The largest depth. */
+#define MAX_DEPTH 256
+#define JV_KIND(j) ((j).kind_flags & KIND_MASK)
+
+typedef struct jv_parser {
+  int flags;
+  struct { int a; } inner;
+} jv_parser;
+
+enum jv_kind { JV_KIND_NULL, JV_KIND_TRUE = 2 };
+
+extern int jv_debug;
+int jv_debug = 0;
+static int counter;
+
+// Parses text.
+jv jv_parse(const char *text, int flags);
+
+static void helper(jv_parser *p) {
+  int local = p->flags + MAX_DEPTH;
+  p->inner.a = local;
+}
+
+jv jv_parse(const char *text, int flags) {
+  jv_parser parser = { .flags = flags, .inner = { .a = 1 } };
+  helper(&parser);
+  if (JV_KIND(x) == JV_KIND_NULL) return jv_null();
+  printf("parsed %s\n", text);
+  return (jv)sizeof(struct jv_parser);
+}
+
+#ifdef WIN32
+int platform(void) { return 1; }
+#else
+int platform(void) { return 2; }
+#endif
+"#
+);
+
+check!(
+    cpp_namespaces_classes_and_members,
+    Cpp,
+    r#"#include "fmt/core.h"
+
+namespace fmt {
+inline namespace v10 {
+namespace detail {
+// Writes a value.
+template <typename T> void write(buffer<T>& out, T value) { out.push_back(value); }
+}  // namespace detail
+
+class format_error : public std::runtime_error {
+ public:
+  explicit format_error(const char* message);
+  ~format_error() override;
+  int code() const;
+  bool operator==(const format_error& other) const;
+  static int count;
+ private:
+  int code_ = 0;
+};
+
+enum class presentation_type : unsigned char { none, dec };
+using string_view = basic_string_view<char>;
+}  // namespace v10
+}  // namespace fmt
+
+namespace fmt::v10 {
+format_error::format_error(const char* message) : std::runtime_error(message), code_(1) {}
+int format_error::code() const { return code_ + detail::count_digits(presentation_type::dec); }
+}
+
+namespace {
+int hidden(int x) { return x; }
+}
+
+static int file_helper() { return fmt::v10::format_error("x").code(); }
+"#
+);
+
+check!(
+    cpp_tests_are_collected,
+    Cpp,
+    r#"#include "gtest/gtest.h"
+
+class FormatTest : public ::testing::Test {
+ protected:
+  void SetUp() override {}
+};
+
+TEST(FormatTest, Escape) {
+  EXPECT_EQ("{", fmt::format("{{"));
+}
+
+TEST_F(FormatTest, Fixture) { SetUp(); }
+
+TEST_CASE("vectors can be sized", "[vector]") {
+  std::vector<int> v(5);
+  SECTION("resizing") { v.resize(10); REQUIRE(v.size() == 10); }
+}
+"#
+);
+
+check!(
+    unity_tests_and_broken_macros,
+    C,
+    r#"#include "unity.h"
+
+void test_parse_number(void) {
+  TEST_ASSERT_EQUAL(1, jv_number_value(jv_parse("1")));
+}
+
+MACRO_THAT_BREAKS(the grammar {{ here
+int still_read(void) { return 1; }
+"#
+);
