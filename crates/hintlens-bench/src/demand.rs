@@ -37,6 +37,7 @@ pub fn demand(
     let records: Vec<TaskRecord> =
         read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
     let fronts = frontends();
+    let all = hintlens_db::Database::new(frontends());
     let reader = repo.reader();
 
     // The limit's input: the changed files' blobs at B and R, unique over all tasks.
@@ -53,13 +54,15 @@ pub fn demand(
         let Ok(reference) = build_reference(&base, &reader, patch.as_bytes(), r.test_patch.as_bytes()) else {
             continue;
         };
+        let holdings = all.holdings(&base);
         for (path, entry) in base.iter() {
-            if let Some(language) = fronts.iter().position(|f| f.claims(path)) {
+            if let Some(language) = crate::reader_of(&all, &holdings, &fronts, path) {
                 base_blobs.entry(entry.id).or_insert(language);
             }
         }
+        let reference_holdings = all.holdings(&reference.snapshot);
         for (path, change) in reference.code.files.iter().chain(&reference.test.files) {
-            let Some(language) = fronts.iter().position(|f| f.claims(path)) else { continue };
+            let Some(language) = crate::reader_of(&all, &reference_holdings, &fronts, path) else { continue };
             let before = change.old_path.as_deref().unwrap_or(path);
             for entry in [base.get(before), reference.snapshot.get(path)].into_iter().flatten() {
                 // Blobs a patch produced are not in git: the limit parses them from memory.

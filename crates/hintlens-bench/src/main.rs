@@ -103,6 +103,18 @@ fn frontends() -> Vec<Box<dyn Frontend>> {
     hintlens_batch::frontends()
 }
 
+/// The frontend of `fronts` that reads `path` in a snapshot holding `holdings`: by its ending,
+/// or for an ending two languages share (`.h`) by what the snapshot holds, as a batch decides.
+fn reader_of(
+    db: &hintlens_db::Database,
+    holdings: &hintlens_db::Holdings,
+    fronts: &[Box<dyn Frontend>],
+    path: &str,
+) -> Option<usize> {
+    let name = db.language_name(db.language_in(path, holdings)?);
+    fronts.iter().position(|f| f.language() == name)
+}
+
 /// The baseline: the language's tree-sitter parse and nothing else.
 fn bare_parse(frontends: &[Box<dyn Frontend>], language: usize, text: &[u8]) {
     std::hint::black_box(frontends[language].bare_parse(text));
@@ -144,8 +156,13 @@ fn index(repo_path: &Path, rev: &str, threads: usize, language: Option<&str>, re
     }
     let reader = repo.reader();
     let mut blobs: Vec<Blob> = Vec::new();
+    let all = hintlens_db::Database::new(frontends());
+    let holdings = all.holdings(&snapshot);
     for (path, entry) in snapshot.iter() {
-        if let Some(lang) = fronts.iter().position(|f| f.claims(path)) {
+        if entry.mode == hintlens_snapshot::Mode::Symlink {
+            continue;
+        }
+        if let Some(lang) = reader_of(&all, &holdings, &fronts, path) {
             blobs.push((lang, entry.read(&reader).map_err(|e| e.to_string())?));
         }
     }
@@ -205,6 +222,7 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
     let records: Vec<_> =
         read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
     let fronts = frontends();
+    let all = hintlens_db::Database::new(frontends());
     // The unique claimed blobs of every task's B and R, read up front (outside the timing).
     let reader = repo.reader();
     let mut unique: HashMap<ObjectId, Blob> = HashMap::new();
@@ -218,8 +236,9 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
             continue;
         };
         for snapshot in [&base, &reference.snapshot] {
+            let holdings = all.holdings(snapshot);
             for (path, entry) in snapshot.iter() {
-                if let Some(lang) = fronts.iter().position(|f| f.claims(path))
+                if let Some(lang) = reader_of(&all, &holdings, &fronts, path)
                     && !unique.contains_key(&entry.id)
                 {
                     unique.insert(entry.id, (lang, entry.read(&reader as &dyn BlobSource).map_err(|e| e.to_string())?));

@@ -342,7 +342,9 @@ impl<'t> Walk<'t> {
             self.class,
             doc,
         );
-        if self.anonymous {
+        // A member of a class of an anonymous namespace is still reached through its objects
+        // (a test's override the code calls virtually); the class's own name is not.
+        if self.anonymous && self.class.is_none() {
             self.b.index.definitions[id as usize].file_local = true;
         }
         id
@@ -829,7 +831,7 @@ impl<'t> Walk<'t> {
         let doc = self.doc.take();
         let id =
             self.b.define_spelled(spelled, n, local_name, kind, hintlens_tree::span_of(node), signature, parent, doc);
-        if self.anonymous {
+        if self.anonymous && parent.is_none() && kind == DefKind::Function {
             self.b.index.definitions[id as usize].file_local = true;
         }
         Some(id)
@@ -1054,9 +1056,12 @@ impl<'t> Walk<'t> {
                     } else {
                         scope
                     };
-                    if scope_name.kind_id() == g.type_identifier && scopes.is_empty() {
-                        // `T::m`: the type is used too.
-                        self.b.use_name(scope_name, UseKind::Type, None);
+                    // `E::Member`, `ns::T::m`: the enum, the type, the namespace are used too,
+                    // each through the ones before it.
+                    let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
+                    let as_kind = if scope_name.kind_id() == g.type_identifier { UseKind::Type } else { UseKind::Name };
+                    if scope_name.kind_id() == g.type_identifier || scope_name.kind_id() == g.namespace_identifier {
+                        self.b.use_name(scope_name, as_kind, qualifier);
                     }
                     scopes.push(self.b.text(scope_name));
                 }

@@ -74,30 +74,6 @@ fn merge_declarations(db: &dyn Db, task: &Task<'_>, out: &mut Vec<Identifier>) {
     }
 }
 
-/// Whether the using file includes `path` (C, C++: `#include "x.h"`, recorded as imports of
-/// the path as written): relative to the including file, else as the end of `path` (include
-/// directories are unknown: `<fmt/core.h>` is `include/fmt/core.h`).
-fn includes(using: &Using<'_>, path: &str) -> bool {
-    let dir = using.path.rsplit_once('/').map_or("", |(dir, _)| dir);
-    using.index.imports.iter().any(|import| {
-        let written = import.module.as_str();
-        let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-        for part in written.split('/') {
-            match part {
-                "." | "" => {}
-                ".." => {
-                    parts.pop();
-                }
-                part => parts.push(part),
-            }
-        }
-        parts.join("/") == path
-            || path
-                .strip_suffix(written.trim_start_matches("./"))
-                .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
-    })
-}
-
 /// A use on a line the using side adds.
 struct UseSite<'a> {
     /// Index into the using files.
@@ -557,7 +533,8 @@ impl Matcher<'_, '_> {
         if self.resolver.through_wildcards(using, name, after, target) == Some(Reach::Resolved) {
             return Some((Rule::Wildcard, Resolution::Import));
         }
-        if using.frontend.is_header(using.path).is_some() && includes(using, &def.path) {
+        // C, C++: a file the using file includes, directly or not.
+        if using.frontend.is_header(using.path).is_some() && self.resolver.includes(using.path, &def.path) {
             return Some((Rule::Import, Resolution::Import));
         }
         let def_index = file_index(self.db, def.file);

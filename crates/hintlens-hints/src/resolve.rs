@@ -11,7 +11,8 @@
 use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, module_name, path_module_name};
 use hintlens_syntax::{FileIndex, Frontend, Import};
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// How far re-exports are followed (`pkg/__init__.py` importing from `pkg.sub`, which imports
 /// from `pkg.sub.impl`…) before the answer is "unknown".
@@ -81,7 +82,15 @@ pub(crate) struct Resolver<'a> {
     modules: RefCell<HashMap<String, Vec<(&'a str, SourceFile)>>>,
     /// The module roots of R ([`Frontend::module_root`]), built on first need.
     roots: OnceCell<Vec<Root>>,
+    /// R's paths by file name (`core.h` → `include/fmt/core.h`, …), for includes by suffix.
+    by_file_name: OnceCell<HashMap<&'a str, Vec<&'a str>>>,
+    /// The files each file includes, transitively ([`Resolver::includes`]), by including path.
+    included: RefCell<HashMap<String, Rc<HashSet<&'a str>>>>,
 }
+
+/// How many files an include closure reads at most (a header including the whole library is
+/// read so far, then the rest is by name).
+const MAX_INCLUDED: usize = 512;
 
 /// A manifest naming the modules below its directory (Go's `go.mod`).
 struct Root {
@@ -93,7 +102,15 @@ struct Root {
 
 impl<'a> Resolver<'a> {
     pub fn new(db: &'a dyn Db, reference: &'a SnapshotIndex) -> Resolver<'a> {
-        Resolver { db, reference, paths: OnceCell::new(), modules: RefCell::default(), roots: OnceCell::new() }
+        Resolver {
+            db,
+            reference,
+            paths: OnceCell::new(),
+            modules: RefCell::default(),
+            roots: OnceCell::new(),
+            by_file_name: OnceCell::new(),
+            included: RefCell::default(),
+        }
     }
 
     /// The module an import written as `written` names, in the notation of module names; `None`
@@ -118,6 +135,74 @@ impl<'a> Resolver<'a> {
             };
             Some(using.frontend.module_below_root(&root.dir, rest))
         })
+    }
+
+    /// Whether the file at `using` includes `path`, directly or through the files it includes
+    /// (C, C++: each `#include` is an import of the path as written, [`Resolver::include_target`]).
+    pub fn includes(&self, using: &str, path: &str) -> bool {
+        let closure = self.included.borrow().get(using).cloned();
+        let closure = match closure {
+            Some(closure) => closure,
+            None => {
+                let closure = Rc::new(self.include_closure(using));
+                self.included.borrow_mut().insert(using.to_owned(), Rc::clone(&closure));
+                closure
+            }
+        };
+        closure.contains(path)
+    }
+
+    /// Every file of R that `path` includes, transitively, up to [`MAX_INCLUDED`] files.
+    fn include_closure(&self, path: &str) -> HashSet<&'a str> {
+        let mut seen: HashSet<&'a str> = HashSet::new();
+        let mut queue: Vec<String> = vec![path.to_owned()];
+        while let Some(including) = queue.pop() {
+            let Some(file) = self.reference.get(self.db, &including) else { continue };
+            for import in &file_index(self.db, file).imports {
+                for target in self.include_target(&including, &import.module) {
+                    if seen.len() < MAX_INCLUDED && seen.insert(target) {
+                        queue.push(target.to_owned());
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// The files of R an `#include` of `written` in `including` names: the path relative to the
+    /// including file when R holds it, else the files whose paths end with the most of its
+    /// components (include directories are unknown: `<fmt/core.h>` is `include/fmt/core.h`);
+    /// none when no file has its name (a system or third-party header).
+    pub fn include_target(&self, including: &str, written: &str) -> Vec<&'a str> {
+        let dir = including.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+        for part in written.split('/') {
+            match part {
+                "." | "" => {}
+                ".." => {
+                    parts.pop();
+                }
+                part => parts.push(part),
+            }
+        }
+        let by_name = self.by_file_name.get_or_init(|| {
+            let mut map: HashMap<&'a str, Vec<&'a str>> = HashMap::new();
+            for (path, _) in self.reference.paths(self.db) {
+                map.entry(path.rsplit('/').next().unwrap_or(path)).or_default().push(path);
+            }
+            map
+        });
+        let name = written.rsplit('/').next().unwrap_or(written);
+        let Some(candidates) = by_name.get(name) else { return Vec::new() };
+        let relative = parts.join("/");
+        if let Some(&exact) = candidates.iter().find(|&&c| c == relative) {
+            return vec![exact];
+        }
+        let written: Vec<&str> = written.split('/').filter(|p| !matches!(*p, "" | "." | "..")).collect();
+        let matched =
+            |candidate: &str| candidate.rsplit('/').zip(written.iter().rev()).take_while(|(a, b)| a == *b).count();
+        let best = candidates.iter().map(|c| matched(c)).max().unwrap_or(0);
+        candidates.iter().copied().filter(|c| matched(c) == best).collect()
     }
 
     fn roots(&self) -> &Vec<Root> {

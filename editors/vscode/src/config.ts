@@ -21,6 +21,8 @@ export const LANGUAGES = [
     'javascript',
     'javascriptreact',
     'rust',
+    'c',
+    'cpp',
 ];
 
 /** Selection policies (SPEC §3); the server rejects names it does not implement yet. */
