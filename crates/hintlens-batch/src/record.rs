@@ -72,7 +72,7 @@ pub struct Coverage {
     #[serde(skip)]
     pub read_files: usize,
     /// The changed files' endings that two languages share (`.h`: C++ where the repository
-    /// holds C++ sources, else C), each with the language it was read as.
+    /// holds more C++ sources than C sources, else C), each with the language it was read as.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub read_as: BTreeMap<String, String>,
 }

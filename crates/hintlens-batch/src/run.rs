@@ -120,7 +120,7 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             Err(e) => return Err(e),
         },
     };
-    // Whose the endings two languages share are (`.h`: C++ where R holds C++ sources).
+    // Whose the endings two languages share are (`.h`: C++ where R holds more C++ sources than C sources).
     let holdings = db.holdings(&reference.snapshot);
     let coverage = coverage(db, &holdings, [&reference.code, &reference.test]);
     if coverage.is_unsupported() {

@@ -4,7 +4,8 @@
 //!
 //! Choices the shared vocabulary leaves to each frontend:
 //! - C files are `.c` and `.h`; C++ files `.cc .cpp .cxx .c++ .hpp .hh .hxx .h++ .ipp .tpp
-//!   .inl`, and `.h` in a repository that holds C++ sources (`LanguageSpec::shared_extensions`).
+//!   .inl`, and `.h` in a repository holding more C++ sources than C sources
+//!   (`LanguageSpec::shared_extensions`).
 //! - One namespace for the whole program: a top-level name of any file is visible to every
 //!   other ([`Frontend::namespace`]), the linker's view. `#include`s are recorded as imports
 //!   (the path as written) but not followed: a use reaches a definition by name, with the

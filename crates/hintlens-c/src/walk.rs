@@ -142,6 +142,7 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
         anonymous: false,
         class: None,
         in_body: false,
+        in_class: false,
         doc: None,
         namespaces: HashSet::new(),
     };
@@ -178,6 +179,9 @@ struct Walk<'t> {
     class: Option<DefId>,
     /// Inside a function body: declarations are locals, not definitions.
     in_body: bool,
+    /// Inside a class, struct or union body (perhaps an anonymous one, or a specialization's,
+    /// with no [`Walk::class`]): declarations are members.
+    in_class: bool,
     /// The comment block above the declaration being read, for its first definition.
     doc: Option<String>,
     /// The namespaces this file opens, so that `ns::f(…) { … }` is a function, `T::m` a method.
@@ -344,7 +348,7 @@ impl<'t> Walk<'t> {
         );
         // A member of a class of an anonymous namespace is still reached through its objects
         // (a test's override the code calls virtually); the class's own name is not.
-        if self.anonymous && self.class.is_none() {
+        if self.anonymous && !self.in_class {
             self.b.index.definitions[id as usize].file_local = true;
         }
         id
@@ -591,7 +595,7 @@ impl<'t> Walk<'t> {
         if let Some(ty) = field(node, g.f_type) {
             self.ty(ty);
         }
-        let file_local = self.storage(node, "static") && self.class.is_none();
+        let file_local = self.storage(node, "static") && !self.in_class;
         for declarator in fields(node, g.f_declarator) {
             let declared = self.declared(declarator);
             self.declarator_uses(declarator, declared.name);
@@ -611,7 +615,7 @@ impl<'t> Walk<'t> {
             }
             let signature = self.b.flat_text(node.start_byte(), declarator.end_byte());
             let signature = signature.trim_end_matches(';').to_owned();
-            if declared.function.is_none() && self.class.is_none() {
+            if declared.function.is_none() && !self.in_class {
                 self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
             }
             let id = self.define(name, spelled, kind, node, signature);
@@ -646,8 +650,8 @@ impl<'t> Walk<'t> {
             let spelled = self.b.text(name);
             let kind = match self.class {
                 Some(class) if function && self.b.index.definition(class).name == spelled => DefKind::Constructor,
-                Some(_) => member_kind,
-                None => free_kind,
+                _ if self.in_class => member_kind,
+                _ => free_kind,
             };
             Some((spelled, false, kind))
         } else if k == g.template_function {
@@ -721,12 +725,12 @@ impl<'t> Walk<'t> {
     ) -> Option<DefId> {
         let g = self.g;
         let signature = self.b.flat_text(node.start_byte(), declarator.end_byte());
-        let file_local = self.storage(node, "static") && self.class.is_none();
+        let file_local = self.storage(node, "static") && !self.in_class;
         let k = name.kind_id();
         let spelled = self.b.text(name);
         // gtest: `TEST(Suite, Name) { … }` parses as a function named `TEST` without a type.
         if field(node, g.f_type).is_none()
-            && self.class.is_none()
+            && !self.in_class
             && (GTEST.contains(&spelled.as_str()) || CATCH.contains(&spelled.as_str()))
         {
             let parameters = function.and_then(|f| field(f, g.f_parameters))?;
@@ -766,7 +770,7 @@ impl<'t> Walk<'t> {
             self.out_of_line(node, name, signature)
         } else {
             let (spelled, _, kind) = self.declared_name(name, true)?;
-            if self.class.is_none() {
+            if !self.in_class {
                 self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
             }
             let name_node = if k == g.template_function { field(name, g.f_name).unwrap_or(name) } else { name };
@@ -840,10 +844,20 @@ impl<'t> Walk<'t> {
     /// `typedef struct x { … } y;`: the struct (if it has a body and a name) and the alias.
     fn type_definition(&mut self, node: Node<'t>) {
         let g = self.g;
-        if let Some(ty) = field(node, g.f_type) {
-            self.ty(ty);
+        // `typedef struct { … } jv;`: the struct is `jv` (its fields `jv.kind`), no alias beside.
+        let declarators = fields(node, g.f_declarator);
+        let anonymous = field(node, g.f_type)
+            .filter(|t| self.is_specifier(*t) && field(*t, g.f_name).is_none() && field(*t, g.f_body).is_some());
+        let named_by =
+            declarators.first().copied().filter(|d| d.kind_id() == g.type_identifier).filter(|_| anonymous.is_some());
+        match (anonymous, named_by) {
+            (Some(ty), Some(name)) => self.specifier_named(ty, Some(name)),
+            _ => self.with(field(node, g.f_type), Self::ty),
         }
-        for declarator in fields(node, g.f_declarator) {
+        for declarator in declarators {
+            if Some(declarator) == named_by {
+                continue;
+            }
             let declared = self.declared(declarator);
             self.declarator_uses(declarator, declared.name);
             let Some(name) = declared.name.filter(|n| n.kind_id() == g.type_identifier || n.kind_id() == g.identifier)
@@ -875,10 +889,21 @@ impl<'t> Walk<'t> {
 
     /// A struct, union, class or enum specifier: a definition when it has a body and a name,
     /// a use of the type it names otherwise.
+    fn is_specifier(&self, node: Node<'t>) -> bool {
+        let (g, k) = (self.g, node.kind_id());
+        k == g.struct_specifier || k == g.union_specifier || k == g.class_specifier || k == g.enum_specifier
+    }
+
     fn specifier(&mut self, node: Node<'t>) {
+        self.specifier_named(node, field(node, self.g.f_name));
+    }
+
+    /// [`Walk::specifier`] of a type named `name` (its own, or a typedef's for an anonymous
+    /// one). A specialization (`struct formatter<T> { … }`) defines no new name: it uses the
+    /// template's, and its members are members (of a type this file does not declare).
+    fn specifier_named(&mut self, node: Node<'t>, name: Option<Node<'t>>) {
         let g = self.g;
         let k = node.kind_id();
-        let name = field(node, g.f_name);
         let Some(body) = field(node, g.f_body) else {
             self.with(name, Self::ty);
             return;
@@ -897,16 +922,22 @@ impl<'t> Walk<'t> {
                 for base in named_children(child) {
                     self.ty_as(base, UseKind::Base);
                 }
-            } else if Some(child) != name && child != body && child.kind_id() != g.base_class_clause {
+            } else if Some(child) != name && Some(child) != field(node, g.f_name) && child != body {
                 self.ty(child);
             }
         }
+        let specialization = name.filter(|n| n.kind_id() == g.template_type);
+        if let Some(specialization) = specialization {
+            self.ty(specialization);
+        }
         // In a function body a type is the function's own; it still holds its members.
         let id = match name {
-            Some(name) if name.kind_id() == g.type_identifier || name.kind_id() == g.template_type => {
-                let name = if name.kind_id() == g.template_type { field(name, g.f_name).unwrap_or(name) } else { name };
+            Some(name) if name.kind_id() == g.type_identifier => {
                 let spelled = self.b.text(name);
-                let signature = self.b.flat_text(node.start_byte(), body.start_byte());
+                let mut signature = self.b.flat_text(node.start_byte(), body.start_byte());
+                if field(node, g.f_name).is_none() {
+                    signature = format!("typedef {signature} {spelled}");
+                }
                 if self.in_body {
                     self.b.bind(name, Binding::Local);
                 } else {
@@ -914,25 +945,31 @@ impl<'t> Walk<'t> {
                 }
                 Some(self.define(name, spelled, kind, node, signature))
             }
-            Some(other) => {
+            Some(other) if Some(other) != specialization => {
                 self.ty(other);
                 None
             }
-            None => None,
+            _ => None,
         };
         if kind == DefKind::Enum {
             self.enumerators(node, body, id);
         } else {
-            let (class, depth) = (self.class, self.prefix.len());
+            let (class, in_class, depth) = (self.class, self.in_class, self.prefix.len());
             if let Some(id) = id {
                 self.class = Some(id);
                 self.prefix.push(self.b.index.definition(id).name.clone());
+            } else if let Some(template) = specialization.and_then(|s| field(s, g.f_name)) {
+                self.class = None;
+                self.prefix.push(self.b.text(template));
             }
-            let was = std::mem::replace(&mut self.in_body, false);
+            self.in_class = true;
+            // An anonymous struct of a function body holds the function's own names.
+            let local = self.in_body && id.is_none();
+            let was = std::mem::replace(&mut self.in_body, local);
             self.members(body);
             self.in_body = was;
             self.prefix.truncate(depth);
-            self.class = class;
+            (self.class, self.in_class) = (class, in_class);
         }
     }
 

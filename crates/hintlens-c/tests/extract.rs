@@ -125,3 +125,23 @@ MACRO_THAT_BREAKS(the grammar {{ here
 int still_read(void) { return 1; }
 "#
 );
+
+check!(
+    anonymous_structs_and_specializations,
+    Cpp,
+    r#"typedef struct {
+  int kind;
+  union {
+    double number;
+    jv_nontrivial nontrivial;
+  } val;
+} jv;
+
+template <typename T> struct capture_by_value : std::false_type {};
+template <> struct capture_by_value<std::strong_ordering> : std::true_type {
+  static constexpr bool value = true;
+};
+
+void f(jv a) { a.val.nontrivial.ptr = 0; }
+"#
+);

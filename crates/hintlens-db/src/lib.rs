@@ -137,15 +137,16 @@ fn name_hash(name: &str) -> u64 {
 type Claimed<'a> = (&'a Arc<str>, &'a hintlens_snapshot::Entry, LanguageId);
 
 /// How many files of each language a snapshot holds by that language's own endings
-/// ([`Frontend::claims`]): what decides whose an ending two languages share is
-/// ([`Database::language_in`]: a `.h` header is C++ in a snapshot holding C++ sources).
+/// ([`Frontend::claims`]), the endings two languages share left out: what decides whose such an
+/// ending is ([`Database::language_in`]: a `.h` header is C++ in a snapshot holding more C++
+/// sources than C sources).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Holdings(Vec<u32>);
 
 impl Holdings {
-    /// Whether the snapshot holds a file `language` claims by its own endings.
-    pub fn holds(&self, language: LanguageId) -> bool {
-        self.0.get(usize::from(language.0)).is_some_and(|&n| n > 0)
+    /// How many files of `language`'s own endings the snapshot holds.
+    pub fn count(&self, language: LanguageId) -> u32 {
+        self.0.get(usize::from(language.0)).copied().unwrap_or(0)
     }
 
     fn add(&mut self, language: LanguageId, files: i64) {
@@ -316,21 +317,30 @@ impl Database {
     }
 
     /// The language of `path` in a snapshot holding `holdings`: the frontend sharing its ending
-    /// ([`Frontend::claims_shared`]) when the snapshot holds files of that frontend's own
-    /// endings, else [`Database::language_of`].
+    /// ([`Frontend::claims_shared`]) when the snapshot holds more files of that frontend's own
+    /// endings than of its owner's ([`Database::language_of`]), else the owner. A C project with
+    /// two C++ fuzz harnesses (jq) keeps its headers C; fmt's are C++.
     pub fn language_in(&self, path: &str, holdings: &Holdings) -> Option<LanguageId> {
+        let owner = self.language_of(path);
+        let owned = owner.map_or(0, |o| holdings.count(o));
         let shared = self.frontends.iter().enumerate().find_map(|(i, f)| {
             let language = LanguageId(i as u16);
-            (f.claims_shared(path) && holdings.holds(language)).then_some(language)
+            (f.claims_shared(path) && holdings.count(language) > owned).then_some(language)
         });
-        shared.or_else(|| self.language_of(path))
+        shared.or(owner)
+    }
+
+    /// Whether some frontend shares `path`'s ending with its owner (then the path counts for
+    /// nobody's [`Holdings`]).
+    fn is_shared(&self, path: &str) -> bool {
+        self.frontends.iter().any(|f| f.claims_shared(path))
     }
 
     /// What `snapshot` holds ([`Holdings`]): one pass over its paths.
     pub fn holdings(&self, snapshot: &Snapshot) -> Holdings {
         let mut holdings = Holdings::default();
         for (path, entry) in snapshot.entries() {
-            if let Some(language) = self.claims(path, entry) {
+            if let Some(language) = self.claims(path, entry).filter(|_| !self.is_shared(path)) {
                 holdings.add(language, 1);
             }
         }
@@ -435,6 +445,9 @@ impl Database {
         // What the snapshot holds, from what the earlier one held and the changes.
         let mut holdings = earlier_index.holdings.clone();
         for (path, entry) in &changes {
+            if self.is_shared(path) {
+                continue;
+            }
             if earlier_index.contains(path)
                 && let Some(language) = self.language_of(path)
             {
@@ -444,15 +457,11 @@ impl Database {
                 holdings.add(language, 1);
             }
         }
-        // A shared ending changed hands (the first C++ source of a C repository): every file of
-        // that ending is another language's now.
+        // A shared ending changed hands (C++ sources outnumber C sources now): every file of
+        // that ending is another language's.
         let decides = |h: &Holdings| {
-            self.frontends
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| !f.spec().shared_extensions.is_empty())
-                .map(|(i, _)| h.holds(LanguageId(i as u16)))
-                .collect::<Vec<bool>>()
+            let shared = self.frontends.iter().flat_map(|f| f.spec().shared_extensions.iter());
+            shared.map(|ending| self.language_in(ending, h)).collect::<Vec<_>>()
         };
         if decides(&holdings) != decides(&earlier_index.holdings) {
             return self.snapshot_on_demand(snapshot, source);
@@ -529,10 +538,11 @@ impl Database {
                 continue;
             }
             let own = self.language_of(path);
-            if let Some(language) = own {
+            let shared = shares && self.is_shared(path);
+            if let Some(language) = own.filter(|_| !shared) {
                 holdings.add(language, 1);
             }
-            if shares && self.frontends.iter().any(|f| f.claims_shared(path)) {
+            if shared {
                 claimed.push((path, entry, None));
             } else if own.is_some() {
                 claimed.push((path, entry, own));

@@ -1,6 +1,6 @@
 //! An ending two languages share (`.h`, C's and C++'s) is decided by the snapshot holding the
-//! file: the sharing language's where the snapshot holds files of its own endings, the owning
-//! language's elsewhere; every way of listing a snapshot decides alike.
+//! file: the sharing language's where the snapshot holds more files of its own endings than of
+//! the owning language's, the owner's elsewhere; every way of listing a snapshot decides alike.
 
 use hintlens_db::{Database, LanguageId, SnapshotIndex};
 use hintlens_snapshot::{NoBlobs, Snapshot, build_reference};
@@ -53,9 +53,13 @@ fn languages(db: &Database, index: &SnapshotIndex) -> Vec<(String, &'static str)
 #[test]
 fn a_header_is_cpp_where_the_snapshot_holds_cpp_sources() {
     let db = database();
-    let cpp = snapshot(&["include/x.h", "src/x.cc", "src/y.c"]);
+    let cpp = snapshot(&["include/x.h", "src/x.cc", "src/y.c", "src/z.cc"]);
     let c = snapshot(&["include/x.h", "src/y.c"]);
-    for (snapshot, header) in [(&cpp, "cpp"), (&c, "c")] {
+    // jq: a C project with a C++ fuzz harness keeps its headers C.
+    let mostly_c = snapshot(&["include/x.h", "src/a.c", "src/b.c", "tests/fuzz.cc"]);
+    // Headers and nothing else are their owner's.
+    let headers = snapshot(&["include/x.h", "include/y.h"]);
+    for (snapshot, header) in [(&cpp, "cpp"), (&c, "c"), (&mostly_c, "c"), (&headers, "c")] {
         let full = db.index_snapshot(snapshot, || NoBlobs).unwrap();
         let demand = db.snapshot_on_demand(snapshot, Box::new(NoBlobs));
         assert_eq!(languages(&db, &full), languages(&db, &demand));
@@ -69,7 +73,7 @@ fn a_header_is_cpp_where_the_snapshot_holds_cpp_sources() {
 }
 
 /// A reference derived from its base lists its files as a fresh listing does, also when the
-/// change adds the first C++ source (every header changes hands) or deletes the last one.
+/// change makes C++ sources outnumber C sources (every header changes hands) or no longer.
 #[test]
 fn a_derived_snapshot_decides_its_headers_as_a_fresh_one() {
     let db = database();
@@ -79,6 +83,8 @@ fn a_derived_snapshot_decides_its_headers_as_a_fresh_one() {
     let touch = "diff --git a/include/x.h b/include/x.h\n--- a/include/x.h\n+++ b/include/x.h\n@@ -1 +1 @@\n-x\n+y\n";
     for (base, patch) in [
         (snapshot(&["include/x.h", "src/y.c"]), add),
+        (snapshot(&["include/x.h"]), add),
+        (snapshot(&["include/x.h", "src/x.cc", "src/y.c"]), delete),
         (snapshot(&["include/x.h", "src/x.cc"]), delete),
         (snapshot(&["include/x.h", "src/x.cc"]), touch),
         (snapshot(&["include/x.h", "src/y.c"]), touch),

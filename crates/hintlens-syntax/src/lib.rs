@@ -571,9 +571,9 @@ pub struct LanguageSpec {
     pub name: &'static str,
     /// The endings of the files the language's frontend claims: `.py`, `.d.ts`.
     pub extensions: &'static [&'static str],
-    /// Endings another language claims too, which this one takes only in a snapshot holding a
-    /// file of its own endings: a `.h` header is C++ where the repository holds C++ sources,
-    /// else C's ([`Frontend::claims_shared`]).
+    /// Endings another language claims too, which this one takes in a snapshot holding more
+    /// files of its own endings than of the other's: a `.h` header is C++ where the repository
+    /// holds more C++ sources than C sources, else C's ([`Frontend::claims_shared`]).
     pub shared_extensions: &'static [&'static str],
     /// The comment and string syntax, for telling a name in code from a mention in a comment
     /// or string without parsing ([`lexical::words`]).
@@ -607,8 +607,9 @@ pub trait Frontend: Send + Sync + 'static {
     }
 
     /// Whether `path` has one of the endings this language shares with another
-    /// ([`LanguageSpec::shared_extensions`]): it is this language's in a snapshot that holds a
-    /// file this language [claims](Frontend::claims), the other's elsewhere.
+    /// ([`LanguageSpec::shared_extensions`]): it is this language's in a snapshot holding more
+    /// files this language [claims](Frontend::claims) than the other claims, the other's
+    /// elsewhere.
     fn claims_shared(&self, path: &str) -> bool {
         self.spec().shared_extensions.iter().any(|e| path.ends_with(e))
     }
