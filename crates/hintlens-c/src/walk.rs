@@ -879,12 +879,15 @@ impl<'t> Walk<'t> {
     /// `using X = Y;`.
     fn alias(&mut self, node: Node<'t>) {
         let g = self.g;
-        if let (Some(name), false) = (field(node, g.f_name), self.in_body) {
+        self.with(field(node, g.f_type), Self::ty);
+        if let (Some(name), true) = (field(node, g.f_name), self.in_body) {
+            return self.b.bind(name, Binding::Local);
+        }
+        if let Some(name) = field(node, g.f_name) {
             let spelled = self.b.text(name);
             let signature = self.b.flat_text(node.start_byte(), node.end_byte()).trim_end_matches(';').to_owned();
             self.define(name, spelled, DefKind::TypeAlias, node, signature);
         }
-        self.with(field(node, g.f_type), Self::ty);
     }
 
     /// A struct, union, class or enum specifier: a definition when it has a body and a name,
