@@ -147,3 +147,34 @@ fn a_source_file_no_frontend_reads_says_so() {
     // Files that are no source code stay silent, as before.
     assert!(server.hover_raw("README.md", 0, 0).is_err());
 }
+
+/// A `.h` is C++'s where the repository holds more C++ sources than C sources, C's elsewhere:
+/// the same header's class method is a method the test calls in the first; in the second the
+/// header reads as C, where a `class` is no type and `area` no method, which DefUse does not
+/// select.
+#[test]
+fn a_header_is_read_as_the_repository_s_language() {
+    let header_and_test = r#"
+//- work /include/widget.h
+namespace ui {
+class Widget {
+ public:
+  int $0area() const;
+};
+}
+//- work /test/widget_test.cc
+#include "widget.h"
+
+TEST(widget_test, area) {
+  ui::Widget w;
+  EXPECT_EQ(w.area(), 0);
+}
+"#;
+    let cpp = hover(&format!("\n//- /src/widget.cc\nint version() {{ return 1; }}\n{header_and_test}"));
+    assert!(cpp.contains("method `area`: `int area() const`"), "{cpp}");
+    assert!(cpp.contains("test/widget_test.cc:5"), "{cpp}");
+    let c = hover(&format!(
+        "\n//- /src/a.c\nint a(void) {{ return 1; }}\n//- /src/b.c\nint b(void) {{ return 2; }}\n{header_and_test}"
+    ));
+    assert!(c.contains("`defuse` does not select it") && !c.contains("method"), "{c}");
+}
