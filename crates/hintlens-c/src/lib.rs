@@ -29,7 +29,7 @@
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect as Lexical};
-use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition, UseKind};
 
 /// The C [`Frontend`]: claims `*.c` and `*.h`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -196,6 +196,13 @@ macro_rules! shared_answers {
         fn imports_are_members(&self) -> bool {
             false
         }
+
+        /// A new file is named by its stem (`execute` for `src/execute.c`).
+        fn module_definition(&self, path: &str, _index: &FileIndex) -> ModuleDefinition {
+            let module = module_of_path(path);
+            let name = module.rsplit('/').next().unwrap_or(&module).to_owned();
+            ModuleDefinition { name, kind: DefKind::File, path: path.to_owned() }
+        }
     };
 }
 
@@ -211,6 +218,13 @@ impl Frontend for C {
 impl Frontend for Cpp {
     hintlens_tree::frontend!(spec: CPP_SPEC, grammar: tree_sitter_cpp::LANGUAGE, walk: walk::extract_cpp);
     shared_answers!();
+
+    /// A qualifier free where it stands is mostly a path (`T::m`, `ns::f`): a value's member is
+    /// reached through a local (`obj.m`, `p->m`), which binds. (C has no paths: its `g.field` of
+    /// a global `g` is a member by name.)
+    fn qualifiers_name_owners(&self) -> bool {
+        true
+    }
 
     /// `fmt.v10.detail.write` → `fmt::v10::detail::write`.
     fn qualified_name(&self, _path: &str, _index: &FileIndex, local_name: &str) -> String {
@@ -240,6 +254,7 @@ mod tests {
         assert_eq!(Cpp.is_header("src/os.cc"), Some(false));
         let index = FileIndex::default();
         assert_eq!(C.module_name("src/jv.c", &index), "src/jv");
+        assert_eq!(C.module_definition("src/execute.c", &index).name, "execute");
         assert_eq!(Cpp.qualified_name("include/fmt/core.h", &index, "fmt.v10.detail.write"), "fmt::v10::detail::write");
         assert_eq!(C.qualified_name("src/jv.c", &index, "jv_parser.flags"), "jv_parser.flags");
     }

@@ -872,7 +872,26 @@ impl<'t> Walk<'t> {
             let signature = self.b.flat_text(node.start_byte(), node.end_byte());
             let signature = signature.trim_end_matches(';').to_owned();
             self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
-            self.define(name, spelled, DefKind::TypeAlias, node, signature);
+            // `typedef struct jq_state jq_state;` declares the struct a source file defines: one
+            // identifier with it (the header's), not an alias beside it.
+            let kind = field(node, g.f_type)
+                .filter(|t| self.is_specifier(*t) && field(*t, g.f_body).is_none())
+                .filter(|t| field(*t, g.f_name).is_some_and(|n| self.b.bytes(n) == spelled.as_bytes()))
+                .map_or(DefKind::TypeAlias, |t| self.specifier_kind(t));
+            self.define(name, spelled, kind, node, signature);
+        }
+    }
+
+    fn specifier_kind(&self, node: Node<'t>) -> DefKind {
+        let (g, k) = (self.g, node.kind_id());
+        if k == g.enum_specifier {
+            DefKind::Enum
+        } else if k == g.union_specifier {
+            DefKind::Union
+        } else if k == g.class_specifier {
+            DefKind::Class
+        } else {
+            DefKind::Struct
         }
     }
 
@@ -906,20 +925,11 @@ impl<'t> Walk<'t> {
     /// template's, and its members are members (of a type this file does not declare).
     fn specifier_named(&mut self, node: Node<'t>, name: Option<Node<'t>>) {
         let g = self.g;
-        let k = node.kind_id();
         let Some(body) = field(node, g.f_body) else {
             self.with(name, Self::ty);
             return;
         };
-        let kind = if k == g.enum_specifier {
-            DefKind::Enum
-        } else if k == g.union_specifier {
-            DefKind::Union
-        } else if k == g.class_specifier {
-            DefKind::Class
-        } else {
-            DefKind::Struct
-        };
+        let kind = self.specifier_kind(node);
         for child in named_children(node) {
             if child.kind_id() == g.base_class_clause {
                 for base in named_children(child) {

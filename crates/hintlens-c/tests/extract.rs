@@ -145,3 +145,11 @@ template <> struct capture_by_value<std::strong_ordering> : std::true_type {
 void f(jv a) { a.val.nontrivial.ptr = 0; }
 "#
 );
+
+check!(
+    a_typedef_of_a_struct_of_its_name_declares_the_struct,
+    C,
+    r#"typedef struct jq_state jq_state;
+typedef struct other alias;
+"#
+);

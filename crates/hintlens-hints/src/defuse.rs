@@ -74,6 +74,14 @@ fn merge_declarations(db: &dyn Db, task: &Task<'_>, out: &mut Vec<Identifier>) {
     }
 }
 
+/// Whether `owner` is one of the enclosing names of `qualified_name` (`fmt` and `v10` of
+/// `fmt::v10::format`), or the definition has none (its namespace may come from a macro the
+/// grammar cannot expand).
+fn names_owner(owner: &str, qualified_name: &str) -> bool {
+    let parts: Vec<&str> = qualified_name.split("::").flat_map(components).collect();
+    parts.len() < 2 || parts[..parts.len() - 1].contains(&owner)
+}
+
 /// A use on a line the using side adds.
 struct UseSite<'a> {
     /// Index into the using files.
@@ -453,6 +461,14 @@ impl Matcher<'_, '_> {
                             },
                             None => None,
                         },
+                        // `X<V>::value` is no test's `compile_format_as_type::value`: in C++ a
+                        // qualifier names the definition's owner (a class, a namespace).
+                        Binding::Free | Binding::Definition
+                            if using.frontend.qualifiers_name_owners()
+                                && !names_owner(parts[parts.len() - 2], &def.qualified_name) =>
+                        {
+                            return None;
+                        }
                         // `Limits.MAX` with `Limits` of the same package or a wildcard import, or a
                         // path spelled in full from its top package (`com.acme.Util.check`).
                         Binding::Free => self.free(using, parts[0], &parts[1..], def, &target).or_else(|| {

@@ -785,6 +785,14 @@ pub trait Frontend: Send + Sync + 'static {
         true
     }
 
+    /// Whether a qualified name's last qualifier names the definition's owner (C++'s `T::m`,
+    /// `ns::f`, `E::Member`), so that `X<V>::value` reaches no `value` of another type. Where a
+    /// qualifier can be a value (`obj.field` in Python), the default, it says nothing of the
+    /// owner.
+    fn qualifiers_name_owners(&self) -> bool {
+        false
+    }
+
     /// Whether a bare name can name a member of a type (a method, a field): in Java it can, an
     /// inherited method called without `this.`; in Go a bare name is only ever package-level,
     /// so `IfNoMatch(d)` is the function, never a struct field or interface method of that name.
