@@ -414,6 +414,16 @@ impl<'t> Walk<'t> {
             // `#include MACRO`: a use of the macro.
             return self.visit(path);
         };
+        // The file it names, as a use of a new file's definition (its stem) on this line.
+        let stem = written.rsplit('/').next().unwrap_or(&written);
+        let stem = stem.split_once('.').map_or(stem, |(stem, _)| stem).to_owned();
+        self.b.use_spelled(
+            stem,
+            hintlens_tree::span_of(path),
+            UseKind::Import,
+            Some(written.clone()),
+            Some(Binding::Import),
+        );
         self.b.index.imports.push(Import {
             module: written,
             name: None,

@@ -153,3 +153,13 @@ check!(
 typedef struct other alias;
 "#
 );
+
+check!(
+    template_parameters_are_local,
+    Cpp,
+    r#"template <typename T> struct is_container_adaptor {
+  template <typename U> static auto check(U* p) -> typename U::container_type;
+  using base = typename T::value_type;
+};
+"#
+);

@@ -401,6 +401,13 @@ impl Matcher<'_, '_> {
         if u.kind == UseKind::Fixture {
             return Some((Rule::Fixture, Resolution::Name));
         }
+        // `#include "x.h"` (C, C++): a use of the file it names, a new header's `file` entry.
+        if u.kind == UseKind::Import && using.frontend.is_header(using.path).is_some() {
+            let written = u.qualifier.as_deref()?;
+            let names =
+                def.id.is_none() && self.resolver.include_target(using.path, written).contains(&def.path.as_str());
+            return names.then_some((Rule::Import, Resolution::Import));
+        }
         match u.kind {
             // `a.b` in `from a.b import c` / `import a.b`: the module path up to this component.
             UseKind::ImportModule => {
