@@ -61,4 +61,15 @@ mod tests {
             assert!(keywords.iter().all(|k| k.bytes().all(hintlens_syntax::lexical::is_word_byte)));
         }
     }
+
+    /// The "hintlens reads …" lists of errors name each language once, dialects included.
+    #[test]
+    fn each_language_is_listed_once() {
+        let languages = super::new_database().languages();
+        let mut unique = languages.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(languages.len(), unique.len(), "{languages:?}");
+        assert!(languages.contains(&"typescript") && languages.contains(&"cpp"), "{languages:?}");
+    }
 }

@@ -364,7 +364,14 @@ impl Database {
 
     /// The registered languages, in registration order.
     pub fn languages(&self) -> Vec<&'static str> {
-        self.frontends.iter().map(|f| f.language()).collect()
+        // Dialects of one language (TypeScript's `.ts` and `.tsx`) are one language here.
+        let mut languages: Vec<&'static str> = Vec::new();
+        for language in self.frontends.iter().map(|f| f.language()) {
+            if !languages.contains(&language) {
+                languages.push(language);
+            }
+        }
+        languages
     }
 
     /// The default test-file patterns: the generic test directories, then every registered

@@ -16,11 +16,13 @@ pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file:
             Some((qualified_name(db, path, file, &pd.local_name), pd.kind, pd.signature.clone()))
         }
         // A member whose owner lives in another file (a Go method of a type declared elsewhere
-        // in its package): the owner is known by name only.
-        None => def
-            .local_name
-            .rsplit_once('.')
-            .map(|(owner, _)| (qualified_name(db, path, file, owner), DefKind::Type, String::new())),
+        // in its package): the owner is known by name only. A function, variable or type under
+        // a dotted name with no owner in the file is in a namespace (C++'s `fmt::detail::f`),
+        // which its users write as part of the name.
+        None => def.local_name.rsplit_once('.').map(|(owner, _)| {
+            let owner_kind = if is_namespaced(def.kind) { DefKind::Namespace } else { DefKind::Type };
+            (qualified_name(db, path, file, owner), owner_kind, String::new())
+        }),
     };
     // Constructors are never identifiers of their own: their signatures show in the type's entry.
     let constructors = if def.kind.is_type() {
@@ -44,6 +46,22 @@ pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file:
         parent_decl: parent.map(|(_, k, s)| (k, s)),
         ..Identifier::new(&def.name, def.kind, Entity::Definition, path, is_new_file)
     }
+}
+
+/// Whether a definition of `kind` stands in a namespace rather than in a type when the name it
+/// is written under has an owner: what is never a member.
+fn is_namespaced(kind: DefKind) -> bool {
+    kind.is_type()
+        || matches!(
+            kind,
+            DefKind::Function
+                | DefKind::Variable
+                | DefKind::Constant
+                | DefKind::Macro
+                | DefKind::TypeAlias
+                | DefKind::Module
+                | DefKind::Namespace
+        )
 }
 
 /// The module a changed file makes new ([`crate::newdefs::new_module`]), as a definition.

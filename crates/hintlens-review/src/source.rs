@@ -139,17 +139,21 @@ impl Snapshots {
         }
         let text = self.text(&id.path)?;
         let lines: Vec<&str> = text.lines().collect();
-        let span = frontends.iter().find(|f| f.claims(&id.path)).and_then(|f| {
-            let index = f.extract(text.as_bytes());
-            let at_line = |d: &&hintlens_syntax::Definition| d.name_span.start.line + 1 == id.line;
-            let found = index
-                .definitions
-                .iter()
-                .filter(at_line)
-                .find(|d| d.local_name == id.local_name || d.name == id.name)
-                .or_else(|| index.definitions.iter().find(at_line))?;
-            Some((found.span.start.line + 1, found.span.end.line + 1))
-        });
+        // A header (`.h`) is C's or C++'s by its repository: the frontend that finds the
+        // definition by its name is the one that read it.
+        let indexes: Vec<_> = frontends
+            .iter()
+            .filter(|f| f.claims(&id.path) || f.claims_shared(&id.path))
+            .map(|f| f.extract(text.as_bytes()))
+            .collect();
+        let at_line = |d: &&hintlens_syntax::Definition| d.name_span.start.line + 1 == id.line;
+        let named =
+            |d: &&hintlens_syntax::Definition| at_line(d) && (d.local_name == id.local_name || d.name == id.name);
+        let found = indexes
+            .iter()
+            .find_map(|index| index.definitions.iter().find(named))
+            .or_else(|| indexes.iter().find_map(|index| index.definitions.iter().find(at_line)));
+        let span = found.map(|found| (found.span.start.line + 1, found.span.end.line + 1));
         let (start, end) = span.unwrap_or((id.line.saturating_sub(CONTEXT_LINES).max(1), id.line + CONTEXT_LINES));
         let end = end.min(lines.len() as u32);
         let wanted = (end + 1).saturating_sub(start) as usize;
