@@ -26,6 +26,9 @@ const CASES: &[(&str, &str)] = &[
     ("a.rs", "fn first() {}\n@@\nfn second() {}\n"),
     ("a.rs", "const S: &str = r#\"a@@b\"#;\nfn second() {}\n"),
     ("a.rs", "// a@@b\nfn second() {}\n"),
+    ("a.php", "<?php\nfunction first() {}\n@@\nfunction second() {}\n"),
+    ("a.php", "<?php\n$s = 'a@@b';\nfunction second() {}\n"),
+    ("a.php", "<?php\n# a@@b\nfunction second() {}\n"),
 ];
 
 #[test]

@@ -42,6 +42,7 @@ pub fn frontends() -> Vec<Box<dyn Frontend>> {
     frontends.extend(hintlens_ts::frontends());
     frontends.push(Box::new(hintlens_rust::Rust));
     frontends.extend(hintlens_c::frontends());
+    frontends.push(Box::new(hintlens_php::Php));
     frontends
 }
 

@@ -1,0 +1,144 @@
+//! The PHP frontend of hintlens: definitions, uses, imports and string literals of one PHP file
+//! (`<?php` code with inline HTML around it), read from a tree-sitter-php syntax tree in one walk.
+//!
+//! Choices the shared vocabulary leaves to each frontend:
+//! - Names are dotted as everywhere else in hintlens: the namespace `App\Http` is the package
+//!   `App.Http`, the method `App\Http\Client::send` is `App.Http.Client.send`. A module is a
+//!   class file as PSR-4 and PSR-0 autoloading lay them out: the file's namespace and its stem
+//!   (`src/Http/Client.php` declaring `namespace App\Http;` is `App.Http.Client`), so a `use`
+//!   import of a class names its file as an autoloader would find it. The namespace is read from
+//!   the file itself, which is what composer's maps point at.
+//! - A namespace's names are visible to its other files without an import
+//!   ([`Frontend::namespace`]), as unqualified class names resolve in PHP.
+//! - Members: `->name` and `?->name` are members of a value whose type is unknown, matched by
+//!   name; `self::`, `static::` and `parent::` likewise. `T::name` is qualified by `T`, which
+//!   is looked up in the file's imports, its own definitions and its namespace; `T` itself is a
+//!   use of the class.
+//! - Variables (`$x`, `$this`) are never uses: a local is no property, whatever its name.
+//! - A constructor-promoted parameter (`private Logger $logger`) is both a property of the class
+//!   and a parameter of `__construct` (a keyword for `new T(logger: …)`). Every parameter is a
+//!   definition, for named arguments.
+//! - Magic methods (`__construct`, `__get`, …) are the language's, never hints.
+//! - Strings that name members are uses of them: `->method('name')` (PHPUnit's and Prophecy's
+//!   mocks), `[$obj, 'name']` and `[T::class, 'name']` callables, `#[DataProvider('name')]`, and
+//!   `@dataProvider name` in a doc comment.
+//! - `define('X', …)` at any level and `const X = …` outside classes define global constants.
+//! - Test code: `tests/` and `*Test.php`. PHPUnit runs public `test*` methods and those marked
+//!   `@test` or `#[Test]`, of classes whose name ends in `Test` or that extend a `TestCase`:
+//!   those are collected. Pest's `it()`/`test()` closures define nothing.
+
+mod walk;
+
+use hintlens_syntax::lexical::{Backtick, CStyle, Dialect};
+use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use tree_sitter::Tree;
+
+/// The PHP [`Frontend`]: claims `*.php` files.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Php;
+
+static SPEC: LanguageSpec = LanguageSpec {
+    name: "php",
+    extensions: &[".php"],
+    shared_extensions: &[],
+    // `#` comments are read as code by the words lexer: a word too many, never one too few.
+    lexical: Dialect::C(CStyle { single_quote_strings: true, backtick: Backtick::Raw, ..CStyle::PLAIN }),
+    test_patterns: &["*Test.php", "tests/"],
+    keywords: &[
+        "abstract", "and", "array", "as", "break", "callable", "case", "catch", "class", "clone", "const", "continue",
+        "declare", "default", "do", "echo", "else", "elseif", "empty", "enddeclare", "endfor", "endforeach", "endif",
+        "endswitch", "endwhile", "enum", "extends", "final", "finally", "fn", "for", "foreach", "function", "global",
+        "goto", "if", "implements", "include", "instanceof", "insteadof", "interface", "isset", "list", "match",
+        "namespace", "new", "or", "print", "private", "protected", "public", "readonly", "require", "return", "static",
+        "switch", "throw", "trait", "try", "unset", "use", "var", "while", "xor", "yield",
+    ],
+};
+
+impl Frontend for Php {
+    hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_php::LANGUAGE_PHP, walk: walk::extract);
+
+    /// `Namespace.Stem` (`PhpCsFixer.Fixer.Basic.BracesFixer`), the class an autoloader finds
+    /// in the file; the bare stem without a namespace.
+    fn source_module_name(&self, path: &str, index: &FileIndex) -> String {
+        let stem = stem(path);
+        match index.package.as_deref() {
+            Some(namespace) if !namespace.is_empty() => format!("{namespace}.{stem}"),
+            _ => stem.to_owned(),
+        }
+    }
+
+    fn module_name_last<'p>(&self, path: &'p str) -> Option<&'p str> {
+        Some(stem(path))
+    }
+
+    /// PHP names live in namespaces, not files: `App.Http.Client.send`.
+    fn qualified_name(&self, _path: &str, index: &FileIndex, local_name: &str) -> String {
+        match index.package.as_deref() {
+            Some(namespace) if !namespace.is_empty() => format!("{namespace}.{local_name}"),
+            _ => local_name.to_owned(),
+        }
+    }
+
+    /// Methods, properties and constants live apart: `->name(…)` calls a method and `->name`
+    /// reads a property; `T::NAME` is a constant or case, `T::$name` a static property. A
+    /// type position names a class-like type.
+    fn use_can_reach(&self, def: DefKind, use_: UseKind) -> bool {
+        match def {
+            DefKind::Method | DefKind::Constructor | DefKind::Function => {
+                matches!(use_, UseKind::Call | UseKind::Import | UseKind::Decorator)
+            }
+            DefKind::Property | DefKind::Constant | DefKind::EnumConstant => {
+                matches!(use_, UseKind::Attribute | UseKind::Name | UseKind::Import)
+            }
+            DefKind::Class | DefKind::Interface | DefKind::Trait | DefKind::Enum => !matches!(use_, UseKind::Call),
+            _ => true,
+        }
+    }
+
+    /// A `private` modifier before the name.
+    fn is_private(&self, def: &Definition) -> bool {
+        let modifiers = def.signature.split(def.name.as_str()).next().unwrap_or_default();
+        modifiers.split_whitespace().any(|w| w == "private")
+    }
+
+    /// Magic methods (`__construct`, `__get`, `__toString`, …): their names are PHP's.
+    fn is_special(&self, def: &Definition) -> bool {
+        matches!(def.kind, DefKind::Method | DefKind::Constructor | DefKind::Function) && def.name.starts_with("__")
+    }
+
+    /// A namespace's classes, functions and constants see each other unqualified.
+    fn namespace(&self, _path: &str, index: &FileIndex) -> Option<String> {
+        Some(index.package.clone().unwrap_or_default())
+    }
+
+    /// `use A\B;` lets the importing file write `B`; it adds nothing to the file's class.
+    fn imports_are_members(&self) -> bool {
+        false
+    }
+}
+
+/// Parses without extracting anything: the baseline extraction is measured against.
+pub fn parse_only(text: &[u8]) -> Option<Tree> {
+    hintlens_tree::parse(&tree_sitter_php::LANGUAGE_PHP.into(), text, None)
+}
+
+/// `Client` for `…/Client.php`: the class an autoloader expects the file to hold.
+fn stem(path: &str) -> &str {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.strip_suffix(".php").unwrap_or(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modules_are_namespaced_class_files() {
+        let index = Php.extract(b"<?php\nnamespace App\\Http;\nclass Client {}\n");
+        assert_eq!(Php.module_name("src/Http/Client.php", &index), "App.Http.Client");
+        assert_eq!(Php.qualified_name("src/Http/Client.php", &index, "Client.send"), "App.Http.Client.send");
+        let global = Php.extract(b"<?php\nfunction f() {}\n");
+        assert_eq!(Php.module_name("lib/helpers.php", &global), "helpers");
+        assert_eq!(Php.qualified_name("lib/helpers.php", &global, "f"), "f");
+    }
+}
