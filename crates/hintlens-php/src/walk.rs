@@ -6,7 +6,7 @@
 //! no scope; variables are never read at all.
 
 use hintlens_syntax::scope::MODULE;
-use hintlens_syntax::{Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, UseKind, span_within};
+use hintlens_syntax::{Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, UseKind};
 use hintlens_tree::{Builder, Conventions, KindTable, TreeWalk, children, field, named_children, span_of};
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node, Tree};
@@ -85,6 +85,8 @@ enum K {
     ArrayElement,
     /// `goto` labels: names of nothing.
     Label,
+    /// `require`, `require_once`, `include`, `include_once`.
+    Include,
     VisibilityModifier,
 }
 
@@ -205,6 +207,9 @@ fn kind_for(name: &str, named: bool) -> K {
         "array_creation_expression" => K::ArrayCreation,
         "array_element_initializer" => K::ArrayElement,
         "named_label_statement" | "goto_statement" => K::Label,
+        "require_expression" | "require_once_expression" | "include_expression" | "include_once_expression" => {
+            K::Include
+        }
         "visibility_modifier" => K::VisibilityModifier,
         _ => K::Other,
     }
@@ -299,6 +304,10 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                 self.visit_children(node);
             }
             K::Arguments => self.arguments(node, None),
+            K::Include => {
+                self.included_file(node);
+                self.visit_children(node);
+            }
             _ => self.visit_children(node),
         }
     }
@@ -933,6 +942,31 @@ impl<'t> Walk<'t> {
         self.string_member(content, qualifier);
     }
 
+    /// `require __DIR__ . '/../src/helpers.php'`: a use of the module the file is, named by its
+    /// stem (the directories are paths, not namespaces; module names compare by their trailing
+    /// components).
+    fn included_file(&mut self, node: Node<'t>) {
+        let g = self.g;
+        let mut last = None;
+        hintlens_tree::preorder(node, |n| {
+            if n.kind_id() == g.string_content && self.b.bytes(n).ends_with(b".php") {
+                last = Some(n);
+            }
+            true
+        });
+        let Some(content) = last else { return };
+        let text = self.b.bytes(content);
+        let start = text.iter().rposition(|&b| b == b'/' || b == b'\\').map_or(0, |i| i + 1);
+        let end = text.len() - ".php".len();
+        let stem = String::from_utf8_lossy(&text[start..end]).into_owned();
+        if !hintlens_syntax::is_identifier(&stem) {
+            return;
+        }
+        let at = content.start_byte();
+        let span = self.b.span_within(content, at + start, at + end);
+        self.b.use_spelled(stem, span, UseKind::ImportModule, None, Some(Binding::Import));
+    }
+
     /// A use of the method a string's content names (`'send'` in `->method('send')`).
     fn string_member(&mut self, content: Node<'t>, qualifier: Option<String>) {
         let spelled = self.b.text(content);
@@ -979,13 +1013,7 @@ impl<'t> Walk<'t> {
                 continue;
             }
             let spelled = String::from_utf8_lossy(&text[name_start..name_end]).into_owned();
-            let at_node = node.start_position();
-            let span = span_within(
-                self.b.src,
-                (node.start_byte(), at_node.row, at_node.column),
-                node.start_byte() + name_start,
-                node.start_byte() + name_end,
-            );
+            let span = self.b.span_within(node, node.start_byte() + name_start, node.start_byte() + name_end);
             self.b.use_spelled(spelled, span, UseKind::Call, None, Some(Binding::Receiver));
             at = name_end;
         }

@@ -213,3 +213,13 @@ fn namespaces_of_members_and_types_are_apart() {
     assert!(Php.use_can_reach(DefKind::Constant, UseKind::Attribute));
     assert!(!Php.use_can_reach(DefKind::Class, UseKind::Call));
 }
+
+check!(
+    required_files_are_uses_of_their_modules,
+    Php,
+    r#"<?php
+require_once __DIR__ . '/../src/helpers.php';
+include 'views/page.php';
+require $dynamic;
+"#
+);

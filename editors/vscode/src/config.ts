@@ -23,6 +23,7 @@ export const LANGUAGES = [
     'rust',
     'c',
     'cpp',
+    'php',
 ];
 
 /** Selection policies (SPEC §3); the server rejects names it does not implement yet. */
