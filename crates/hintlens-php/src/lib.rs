@@ -115,6 +115,12 @@ impl Frontend for Php {
     fn imports_are_members(&self) -> bool {
         false
     }
+
+    /// A bare name is a class, function or constant: a member is always reached through
+    /// `->`, `?->` or `::`.
+    fn bare_names_reach_members(&self) -> bool {
+        false
+    }
 }
 
 /// Parses without extracting anything: the baseline extraction is measured against.
