@@ -36,6 +36,7 @@ mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_tree::packages;
 use tree_sitter::Tree;
 
 /// The Java [`Frontend`]: claims `*.java` files.
@@ -61,11 +62,7 @@ impl Frontend for Java {
 
     /// `package.Stem` (`com.google.gson.JsonWriter`), or the bare stem without a package.
     fn source_module_name(&self, path: &str, index: &FileIndex) -> String {
-        let stem = stem(path);
-        match index.package.as_deref() {
-            Some(package) if !package.is_empty() => format!("{package}.{stem}"),
-            _ => stem.to_owned(),
-        }
+        packages::in_package(index, stem(path))
     }
 
     fn module_name_last<'p>(&self, path: &'p str) -> Option<&'p str> {
@@ -74,10 +71,7 @@ impl Frontend for Java {
 
     /// Java names live in packages, not files: `com.google.gson.JsonWriter.setIndent`.
     fn qualified_name(&self, _path: &str, index: &FileIndex, local_name: &str) -> String {
-        match index.package.as_deref() {
-            Some(package) if !package.is_empty() => format!("{package}.{local_name}"),
-            _ => local_name.to_owned(),
-        }
+        packages::in_package(index, local_name)
     }
 
     /// Methods and fields live in separate namespaces: a method is only ever called (or
@@ -96,8 +90,7 @@ impl Frontend for Java {
     /// A `private` modifier: modifiers precede the name in the signature
     /// (`private static int count`).
     fn is_private(&self, def: &Definition) -> bool {
-        let modifiers = def.signature.split(def.name.as_str()).next().unwrap_or_default();
-        modifiers.split_whitespace().any(|w| w == "private")
+        packages::has_modifier(def, "private")
     }
 
     /// A package's types see each other without imports.
@@ -123,6 +116,5 @@ pub fn parse_only(text: &[u8]) -> Option<Tree> {
 
 /// `JsonWriter` for `…/JsonWriter.java`: the last part of the file's module name.
 fn stem(path: &str) -> &str {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    file.strip_suffix(".java").unwrap_or(file)
+    packages::file_stem(path, ".java")
 }

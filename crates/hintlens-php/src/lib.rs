@@ -31,6 +31,7 @@ mod walk;
 
 use hintlens_syntax::lexical::{Backtick, CStyle, Dialect};
 use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_tree::packages;
 use tree_sitter::Tree;
 
 /// The PHP [`Frontend`]: claims `*.php` files.
@@ -60,11 +61,7 @@ impl Frontend for Php {
     /// `Namespace.Stem` (`PhpCsFixer.Fixer.Basic.BracesFixer`), the class an autoloader finds
     /// in the file; the bare stem without a namespace.
     fn source_module_name(&self, path: &str, index: &FileIndex) -> String {
-        let stem = stem(path);
-        match index.package.as_deref() {
-            Some(namespace) if !namespace.is_empty() => format!("{namespace}.{stem}"),
-            _ => stem.to_owned(),
-        }
+        packages::in_package(index, stem(path))
     }
 
     fn module_name_last<'p>(&self, path: &'p str) -> Option<&'p str> {
@@ -73,10 +70,7 @@ impl Frontend for Php {
 
     /// PHP names live in namespaces, not files: `App.Http.Client.send`.
     fn qualified_name(&self, _path: &str, index: &FileIndex, local_name: &str) -> String {
-        match index.package.as_deref() {
-            Some(namespace) if !namespace.is_empty() => format!("{namespace}.{local_name}"),
-            _ => local_name.to_owned(),
-        }
+        packages::in_package(index, local_name)
     }
 
     /// Methods, properties and constants live apart: `->name(…)` calls a method and `->name`
@@ -97,8 +91,7 @@ impl Frontend for Php {
 
     /// A `private` modifier before the name.
     fn is_private(&self, def: &Definition) -> bool {
-        let modifiers = def.signature.split(def.name.as_str()).next().unwrap_or_default();
-        modifiers.split_whitespace().any(|w| w == "private")
+        packages::has_modifier(def, "private")
     }
 
     /// Magic methods (`__construct`, `__get`, `__toString`, …): their names are PHP's.
@@ -130,8 +123,7 @@ pub fn parse_only(text: &[u8]) -> Option<Tree> {
 
 /// `Client` for `…/Client.php`: the class an autoloader expects the file to hold.
 fn stem(path: &str) -> &str {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    file.strip_suffix(".php").unwrap_or(file)
+    packages::file_stem(path, ".php")
 }
 
 #[cfg(test)]

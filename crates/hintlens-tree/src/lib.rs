@@ -9,11 +9,14 @@
 //!   around a subtree, iterative traversal, children at the same cost whatever the tree's shape.
 //! - Grammars ([`Ids`], [`KindTable`]): kind and field ids resolved once by name.
 //! - Positions and errors ([`span_of`], [`syntax_errors`]): the same for every language.
+//! - Packages ([`packages`]): module and qualified names where files declare their package and
+//!   are named after their type (Java, PHP).
 //!
 //! The rule: frontends interpret node kinds; the toolkit records.
 
 mod builder;
 mod grammar;
+pub mod packages;
 #[doc(hidden)]
 pub mod testing;
 mod walk;
