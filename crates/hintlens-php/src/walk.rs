@@ -80,6 +80,8 @@ enum K {
     EncapsedString,
     StringContent,
     Heredoc,
+    /// A heredoc's or nowdoc's opening and closing identifiers.
+    HeredocMarker,
     ThrowExpression,
     ArrayCreation,
     ArrayElement,
@@ -201,7 +203,8 @@ fn kind_for(name: &str, named: bool) -> K {
         "relative_scope" => K::RelativeScope,
         "string" => K::String,
         "encapsed_string" => K::EncapsedString,
-        "string_content" | "escape_sequence" => K::StringContent,
+        "string_content" | "escape_sequence" | "nowdoc_string" => K::StringContent,
+        "heredoc_start" | "heredoc_end" => K::HeredocMarker,
         "heredoc" | "nowdoc" => K::Heredoc,
         "throw_expression" => K::ThrowExpression,
         "array_creation_expression" => K::ArrayCreation,
@@ -242,7 +245,13 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
         match g.kinds.of(node) {
-            K::VariableName | K::Text | K::Label | K::RelativeScope | K::PrimitiveType | K::StringContent => {}
+            K::VariableName
+            | K::Text
+            | K::Label
+            | K::RelativeScope
+            | K::PrimitiveType
+            | K::StringContent
+            | K::HeredocMarker => {}
             K::Comment => self.comment(node),
             K::QualifiedName => self.name_use(node, UseKind::Name),
             K::NamespaceName => {}
@@ -1019,15 +1028,18 @@ impl<'t> Walk<'t> {
         }
     }
 
+    /// A string literal (quoted, heredoc or nowdoc): its content is recorded, its interpolations
+    /// (`{$this->name}`) are code.
     fn string(&mut self, node: Node<'t>) {
         let g = self.g;
+        // A heredoc's or nowdoc's content is in its body.
+        let body = if g.kinds.of(node) == K::Heredoc { field(node, g.f_value) } else { Some(node) };
         let mut value = String::new();
-        for child in named_children(node) {
-            if child.kind_id() == g.string_content {
-                value.push_str(&self.b.str(child));
-            } else if g.kinds.of(child) != K::StringContent {
-                // Interpolations (`{$this->name}`) are code.
-                self.visit(child);
+        for child in body.into_iter().flat_map(named_children) {
+            match g.kinds.of(child) {
+                K::StringContent => value.push_str(&self.b.str(child)),
+                K::HeredocMarker => {}
+                _ => self.visit(child),
             }
         }
         let error = self.error_args > 0;

@@ -223,3 +223,17 @@ include 'views/page.php';
 require $dynamic;
 "#
 );
+
+check!(
+    heredocs_nowdocs_and_interpolations,
+    Php,
+    r#"<?php
+$a = <<<EOT
+hello {$this->name} and {$user->profile()}
+EOT;
+$b = <<<'RAW'
+raw $x {$y->z}
+RAW;
+$c = "a{$o->p}b\n";
+"#
+);
