@@ -11,7 +11,8 @@
 #   - task.md, a problem statement that does not mention `slugify`
 #     (untracked; used by tests that configure `statement`)
 # and, in Go, store/store.go's `Store` gains `SetLimit`, which store/store_test.go calls;
-# in TypeScript, web/format.ts gains `formatBytes`, which web/format.test.ts imports and calls.
+# in TypeScript, web/format.ts gains `formatBytes`, which web/format.test.ts imports and calls;
+# in PHP, src/Greeter.php's `Greeter` gains `shout`, which tests/GreeterTest.php calls.
 set -euo pipefail
 
 dir=${1:?usage: make-task-repo.sh DIR}
@@ -28,7 +29,7 @@ git_() {
 }
 
 git_ init -q
-mkdir -p pkg tests store web
+mkdir -p pkg tests store web src
 
 cat > pkg/__init__.py <<'PY'
 PY
@@ -73,8 +74,78 @@ test('formatCount', () => {
   expect(formatCount(1000)).toBe('1,000');
 });
 TS
+cat > src/Greeter.php <<'PHP'
+<?php
+
+namespace App;
+
+final class Greeter
+{
+    public function hello(string $name): string
+    {
+        return "Hello, $name";
+    }
+}
+PHP
+cat > tests/GreeterTest.php <<'PHP'
+<?php
+
+namespace App\Tests;
+
+use App\Greeter;
+use PHPUnit\Framework\TestCase;
+
+final class GreeterTest extends TestCase
+{
+    public function testHello(): void
+    {
+        $this->assertSame('Hello, Ada', (new Greeter())->hello('Ada'));
+    }
+}
+PHP
 git_ add -A
 git_ commit -q -m "base"
+
+cat > src/Greeter.php <<'PHP'
+<?php
+
+namespace App;
+
+final class Greeter
+{
+    public function hello(string $name): string
+    {
+        return "Hello, $name";
+    }
+
+    /** Greets loudly. */
+    public function shout(string $name): string
+    {
+        return strtoupper($this->hello($name)) . '!';
+    }
+}
+PHP
+cat > tests/GreeterTest.php <<'PHP'
+<?php
+
+namespace App\Tests;
+
+use App\Greeter;
+use PHPUnit\Framework\TestCase;
+
+final class GreeterTest extends TestCase
+{
+    public function testHello(): void
+    {
+        $this->assertSame('Hello, Ada', (new Greeter())->hello('Ada'));
+    }
+
+    public function testLoudly(): void
+    {
+        $this->assertSame('HELLO, ADA!', (new Greeter())->shout('Ada'));
+    }
+}
+PHP
 
 cat > web/format.ts <<'TS'
 export function formatCount(n: number): string {

@@ -231,6 +231,22 @@ local function main()
   vim.cmd.buffer(cbuf)
   step('typescript hover')
 
+  -- 5d. PHP: FileType php attaches the same client; hover on the new method's call in the test.
+  local ptest = open('tests/GreeterTest.php')
+  report.php_filetype = vim.bo[ptest].filetype
+  wait(10000, function()
+    return hintlens_client(ptest) ~= nil
+  end, 'the client to attach to tests/GreeterTest.php')
+  answers = vim.lsp.buf_request_sync(ptest, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(ptest) },
+    position = position_of(ptest, 'shout', 0),
+  }, 10000)
+  answer = answers and answers[client.id]
+  report.php_hover_text = hover_text(answer and answer.result)
+  check(report.php_hover_text:find('shout', 1, true), 'the PHP hover does not mention shout')
+  vim.cmd.buffer(cbuf)
+  step('php hover')
+
   -- 6. :HintlensHints shows the hint block in a scratch split.
   vim.cmd('HintlensHints')
   wait(10000, function()

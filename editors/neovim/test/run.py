@@ -158,6 +158,10 @@ def check(r: dict) -> list[str]:
         f.append(f"web/format.test.ts has filetype {r.get('ts_filetype')!r}")
     if "formatBytes" not in (r.get("ts_hover_text") or "") or "test" not in (r.get("ts_hover_text") or "").lower():
         f.append(f"the TypeScript hover does not mention formatBytes and test: {r.get('ts_hover_text')!r}")
+    if r.get("php_filetype") != "php":
+        f.append(f"tests/GreeterTest.php has filetype {r.get('php_filetype')!r}")
+    if "shout" not in (r.get("php_hover_text") or "") or "test" not in (r.get("php_hover_text") or "").lower():
+        f.append(f"the PHP hover does not mention shout and test: {r.get('php_hover_text')!r}")
     if (r.get("server_exit") or {}).get("code") != 0:
         f.append(f"server exit: {r.get('server_exit')!r}")
     return f

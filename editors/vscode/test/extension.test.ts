@@ -164,7 +164,7 @@ if (SKIP) {
 
         test('status item: indexing…, then ready with the number of hints', async () => {
             const item = await untilReady(session);
-            assert.equal(item.text, '$(check) hintlens: 3 hints');
+            assert.equal(item.text, '$(check) hintlens: 4 hints');
             assert.equal(item.command, 'hintlens.showHints');
             assert.ok(item.visible);
         });
@@ -196,7 +196,7 @@ if (SKIP) {
             const doc = fake.opened.at(-1)!;
             assert.equal(doc.language, 'markdown');
             assert.match(doc.content ?? '', /slugify/);
-            assert.match(doc.content ?? '', /^<!-- hintlens: defuse \+ declaration; 3 identifiers -->/);
+            assert.match(doc.content ?? '', /^<!-- hintlens: defuse \+ declaration; 4 identifiers -->/);
             assert.equal((fake.shown.at(-1)!.options as { viewColumn?: number }).viewColumn, -2 /* Beside */);
         });
 
@@ -213,7 +213,7 @@ if (SKIP) {
             await fake.setSetting('hintlens.selection', 'empty');
             await until('the status item to say 0 hints', () => status()?.text === '$(check) hintlens: 0 hints', fake, 20_000);
             await fake.setSetting('hintlens.selection', undefined);
-            await until('the status item to say 3 hints again', () => status()?.text === '$(check) hintlens: 3 hints', fake, 20_000);
+            await until('the status item to say 4 hints again', () => status()?.text === '$(check) hintlens: 4 hints', fake, 20_000);
         });
 
         test('setting hintlens.projection reaches the server (didChangeConfiguration)', async () => {

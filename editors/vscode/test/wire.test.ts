@@ -364,6 +364,22 @@ if (SKIP) {
             assert.equal(hint.range.start.line, positionOf(s.text('web/format.ts'), 'formatBytes').line);
         });
 
+        test('PHP: hover on shout in the test says it crosses code → test', async () => {
+            const rel = 'tests/GreeterTest.php';
+            const at = positionOf(s.text(rel), 'shout'); // the call (`testLoudly` names no method)
+            const hover = await s.request('textDocument/hover', { textDocument: { uri: s.uri(rel) }, position: at });
+            const text = hoverText(hover);
+            assert.match(text, /shout/, `hover: ${JSON.stringify(hover)}${s.context()}`);
+            assert.match(text, /code\s*(->|→)\s*test/i, `hover does not say code->test: ${JSON.stringify(hover)}`);
+        });
+
+        test('PHP: a `hint · …` lens sits on the new method', async () => {
+            const lenses = await s.codeLenses('src/Greeter.php');
+            const hint = lenses.find((l) => l.command?.title.startsWith('hint'));
+            assert.ok(hint, `no lens titled hint… on src/Greeter.php: ${JSON.stringify(lenses)}${s.context()}`);
+            assert.equal(hint.range.start.line, positionOf(s.text('src/Greeter.php'), 'function shout').line);
+        });
+
         test('workspace/executeCommand hintlens.showHints returns the hint block', async () => {
             const result = await s.request<{ text?: unknown }>('workspace/executeCommand', { command: 'hintlens.showHints', arguments: [] });
             assert.ok(result && typeof result.text === 'string', `result: ${JSON.stringify(result)}${s.context()}`);
