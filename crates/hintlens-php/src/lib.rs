@@ -25,12 +25,16 @@
 //! - `define('X', …)` at any level and `const X = …` outside classes define global constants.
 //! - Test code: `tests/` and `*Test.php`. PHPUnit runs public `test*` methods and those marked
 //!   `@test` or `#[Test]`, of classes whose name ends in `Test` or that extend a `TestCase`:
-//!   those are collected. Pest's `it()`/`test()` closures define nothing.
+//!   those are collected, and so are a test's private members, which no code can reach. Pest's
+//!   `it()`/`test()` closures define nothing.
+//! - `$this->name`, `self::name` and `static::name` where the class declares `name` itself are
+//!   its own members ([`hintlens_syntax::Binding::OwnMember`]): a test's call of its own helper
+//!   is no use of a new code method of that name.
 
 mod walk;
 
 use hintlens_syntax::lexical::{Backtick, CStyle, Dialect};
-use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
 use hintlens_tree::packages;
 use tree_sitter::Tree;
 
@@ -92,6 +96,13 @@ impl Frontend for Php {
     /// A `private` modifier before the name.
     fn is_private(&self, def: &Definition) -> bool {
         packages::has_modifier(def, "private")
+    }
+
+    /// What PHPUnit runs (the walk's marks), and a test class's private members: no code can
+    /// call or read them, not even a subclass's.
+    fn is_collected(&self, _path: &str, index: &FileIndex, id: DefId) -> bool {
+        let d = index.definition(id);
+        d.collected || (d.parent.is_some() && packages::has_modifier(d, "private"))
     }
 
     /// Magic methods (`__construct`, `__get`, `__toString`, …): their names are PHP's.

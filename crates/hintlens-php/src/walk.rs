@@ -8,6 +8,7 @@
 use hintlens_syntax::scope::MODULE;
 use hintlens_syntax::{Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, UseKind};
 use hintlens_tree::{Builder, Conventions, KindTable, TreeWalk, children, field, named_children, span_of};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node, Tree};
 
@@ -17,7 +18,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let b = Builder::new(src, Conventions::default())
         .flat(&[g.name], &[g.comment, g.variable_name, g.string_content])
         .plain_name(g.name);
-    let mut walk = Walk { g, b, class: None, owner: None, test_class: false, error_args: 0 };
+    let mut walk = Walk { g, b, class: None, owner: None, test_class: false, error_args: 0, own: Vec::new() };
     walk.statements(root);
     walk.b.finish(root)
 }
@@ -233,6 +234,10 @@ struct Walk<'t> {
     test_class: bool,
     /// How many enclosing argument lists make strings error messages.
     error_args: u32,
+    /// The uses, by index, of members reached through `$this`, `self::` or `static::` in the
+    /// class being read: those its own members answer are [`Binding::OwnMember`] once the
+    /// class is read (a method may be declared below its first call).
+    own: Vec<usize>,
 }
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
@@ -274,8 +279,9 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
             K::FunctionCall => self.function_call(node),
             K::MemberCall => self.member_call(node),
             K::MemberAccess => {
+                let own = self.is_this(field(node, g.f_object));
                 self.visit_field(node, g.f_object);
-                self.member(field(node, g.f_name), UseKind::Attribute);
+                self.member(field(node, g.f_name), UseKind::Attribute, own);
             }
             K::ScopedCall => self.scoped_call(node),
             K::ScopedPropertyAccess => {
@@ -423,7 +429,37 @@ impl<'t> Walk<'t> {
         }
         let test_class = kind == DefKind::Class && (extends_test_case || self.b.bytes(name).ends_with(b"Test"));
         self.b.index.definitions[id as usize].collected = test_class;
+        let own_from = self.own.len();
         self.members(body, Some(id), test_class);
+        self.own_members(id, own_from);
+    }
+
+    /// Uses through `$this`, `self::` or `static::` (recorded from `from` on) of members the
+    /// class `class` declares itself: they run those or a subclass's overrides.
+    fn own_members(&mut self, class: DefId, from: usize) {
+        if self.own.len() == from {
+            return;
+        }
+        let index = &mut self.b.index;
+        // (name, whether a call can reach it) of each member the class declares.
+        let declared: HashSet<(&str, bool)> = index
+            .definitions
+            .iter()
+            .filter(|d| d.parent == Some(class))
+            .filter_map(|d| match d.kind {
+                DefKind::Method | DefKind::Constructor => Some((d.name.as_str(), true)),
+                DefKind::Property | DefKind::Constant | DefKind::EnumConstant => Some((d.name.as_str(), false)),
+                _ => None,
+            })
+            .collect();
+        let own: Vec<usize> = self
+            .own
+            .drain(from..)
+            .filter(|&at| declared.contains(&(index.uses[at].name.as_str(), index.uses[at].kind == UseKind::Call)))
+            .collect();
+        for at in own {
+            index.uses[at].binding = Binding::OwnMember;
+        }
     }
 
     /// The members of a class-like body, as members of `class`.
@@ -449,7 +485,10 @@ impl<'t> Walk<'t> {
                 _ => self.visit(child),
             }
         }
+        // `$this` in an anonymous class is that class, whose members have no parent of their own.
+        let own_from = self.own.len();
         self.members(body, self.owner, false);
+        self.own.truncate(own_from);
     }
 
     /// A method (`method`) or a function.
@@ -736,11 +775,11 @@ impl<'t> Walk<'t> {
         }
     }
 
-    /// `->name` of a value whose type the file does not know.
-    fn member(&mut self, name: Option<Node<'t>>, kind: UseKind) {
+    /// `->name` of a value whose type the file does not know, or of `$this` (`own`).
+    fn member(&mut self, name: Option<Node<'t>>, kind: UseKind, own: bool) {
         match name {
             Some(name) if name.kind_id() == self.g.name => {
-                self.b.use_bound(name, kind, None, Some(Binding::Receiver));
+                self.receiver_use(name, kind, own);
             }
             // `$obj->$dynamic`, `$obj->{'x'}`.
             Some(other) => self.visit(other),
@@ -764,31 +803,53 @@ impl<'t> Walk<'t> {
         None
     }
 
-    /// A member of `T::` (`qualifier` when `T` is a class name), else of a value.
+    /// A member of `T::` (`qualifier` when `T` is a class name), else of a value or of
+    /// `self::`/`static::`/`parent::`.
     fn scoped_member(
         &mut self,
         name: Option<Node<'t>>,
         kind: UseKind,
-        _scope: Option<Node<'t>>,
+        scope: Option<Node<'t>>,
         qualifier: Option<String>,
     ) {
         let Some(name) = name else { return };
         match qualifier {
             Some(q) => self.b.use_name(name, kind, Some(q)),
-            None => self.b.use_bound(name, kind, None, Some(Binding::Receiver)),
+            None => {
+                let own = scope.is_some_and(|s| {
+                    self.g.kinds.of(s) == K::RelativeScope && matches!(self.b.bytes(s), b"self" | b"static")
+                });
+                self.receiver_use(name, kind, own);
+            }
         }
+    }
+
+    /// A member matched by name; through the class's own receiver (`own`), one of its own
+    /// members when the class declares it ([`Walk::own_members`]).
+    fn receiver_use(&mut self, name: Node<'t>, kind: UseKind, own: bool) {
+        let before = self.b.index.uses.len();
+        self.b.use_bound(name, kind, None, Some(Binding::Receiver));
+        if own && self.class.is_some() && self.b.index.uses.len() > before {
+            self.own.push(before);
+        }
+    }
+
+    /// Whether `node` is `$this`.
+    fn is_this(&self, node: Option<Node<'t>>) -> bool {
+        node.is_some_and(|n| n.kind_id() == self.g.variable_name && self.b.bytes(n) == b"$this")
     }
 
     fn scoped_call(&mut self, node: Node<'t>) {
         let g = self.g;
-        let qualifier = self.scope(field(node, g.f_scope));
+        let scope = field(node, g.f_scope);
+        let qualifier = self.scope(scope);
         let name = field(node, g.f_name);
         let callee = match (&qualifier, name) {
             (Some(q), Some(n)) => Some(format!("{q}.{}", self.b.str(n))),
             _ => None,
         };
         match name {
-            Some(n) if n.kind_id() == g.name => self.scoped_member(Some(n), UseKind::Call, None, qualifier),
+            Some(n) if n.kind_id() == g.name => self.scoped_member(Some(n), UseKind::Call, scope, qualifier),
             Some(other) => self.visit(other),
             None => {}
         }
@@ -816,9 +877,10 @@ impl<'t> Walk<'t> {
 
     fn member_call(&mut self, node: Node<'t>) {
         let g = self.g;
+        let own = self.is_this(field(node, g.f_object));
         self.visit_field(node, g.f_object);
         let name = field(node, g.f_name);
-        self.member(name, UseKind::Call);
+        self.member(name, UseKind::Call, own);
         let Some(arguments) = field(node, g.f_arguments) else { return };
         let method = name.map(|n| self.b.bytes(n)).unwrap_or_default();
         // A mock's `->method('name')` (PHPUnit, Prophecy's `->shouldReceive('name')`): a call
