@@ -8,6 +8,7 @@
 use hintlens_syntax::scope::MODULE;
 use hintlens_syntax::{Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, Import, UseKind};
 use hintlens_tree::{Builder, Conventions, KindTable, TreeWalk, children, field, named_children, span_of};
+use memchr::memmem;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node, Tree};
@@ -1063,7 +1064,7 @@ impl<'t> Walk<'t> {
     /// `@dataProvider name` and `@depends name` in a doc comment name methods of the test class.
     fn comment(&mut self, node: Node<'t>) {
         let text = self.b.bytes(node);
-        if memchr_find(text, b"@dataProvider").is_none() && memchr_find(text, b"@depends").is_none() {
+        if memmem::find(text, b"@dataProvider").is_none() && memmem::find(text, b"@depends").is_none() {
             return;
         }
         let mut at = 0;
@@ -1153,8 +1154,4 @@ fn only_child(node: Node<'_>) -> Option<Node<'_>> {
     let mut children = named_children(node);
     let child = children.next()?;
     children.next().is_none().then_some(child)
-}
-
-fn memchr_find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
