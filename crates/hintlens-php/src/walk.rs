@@ -263,16 +263,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
             K::NamespaceName => {}
             K::NamespaceDefinition => self.namespace(node),
             K::NamespaceUseDeclaration => self.import(node),
-            K::ClassDeclaration
-            | K::InterfaceDeclaration
-            | K::TraitDeclaration
-            | K::EnumDeclaration
-            | K::MethodDeclaration
-            | K::FunctionDefinition
-            | K::PropertyDeclaration
-            | K::ConstDeclaration
-            | K::EnumCase
-            | K::UseDeclaration => self.declaration(node, None),
+            k if is_declaration(k) || k == K::UseDeclaration => self.declaration(node, None),
             K::DeclarationList => self.statements(node),
             K::AnonymousClass => self.anonymous_class(node),
             K::AttributeList | K::AttributeGroup => self.visit_children(node),
@@ -352,17 +343,10 @@ impl<'t> Walk<'t> {
             self.comment(comment);
         }
         for (child, doc) in self.b.documented(named_children(node), g.comment) {
-            match g.kinds.of(child) {
-                K::ClassDeclaration
-                | K::InterfaceDeclaration
-                | K::TraitDeclaration
-                | K::EnumDeclaration
-                | K::MethodDeclaration
-                | K::FunctionDefinition
-                | K::PropertyDeclaration
-                | K::ConstDeclaration
-                | K::EnumCase => self.declaration(child, doc),
-                _ => self.visit(child),
+            if is_declaration(g.kinds.of(child)) {
+                self.declaration(child, doc);
+            } else {
+                self.visit(child);
             }
         }
     }
@@ -1147,6 +1131,22 @@ impl<'t> Walk<'t> {
         let name = String::from_utf8_lossy(name);
         PHPUNIT_MESSAGE_CALLEES.contains(&&*name) || ERROR_MESSAGE_CALLEES.contains(&&*name)
     }
+}
+
+/// The kinds that declare something a doc comment above them documents.
+fn is_declaration(kind: K) -> bool {
+    matches!(
+        kind,
+        K::ClassDeclaration
+            | K::InterfaceDeclaration
+            | K::TraitDeclaration
+            | K::EnumDeclaration
+            | K::MethodDeclaration
+            | K::FunctionDefinition
+            | K::PropertyDeclaration
+            | K::ConstDeclaration
+            | K::EnumCase
+    )
 }
 
 /// The one named child of an array element or argument without key or name.
