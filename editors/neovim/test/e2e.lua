@@ -187,20 +187,26 @@ local function main()
   report.displayed_lens_titles = lens_titles(vim.lsp.codelens.get(cbuf))
   step('codelens.refresh')
 
+  -- Opens `path` (its filetype attaches the same client), hovers on occurrence `nth` of `word`
+  -- and checks the hover mentions it; returns the buffer's filetype and the hover's text.
+  local function hover_in(path, word, nth, language)
+    local buf = open(path)
+    wait(10000, function()
+      return hintlens_client(buf) ~= nil
+    end, 'the client to attach to ' .. path)
+    local replies = vim.lsp.buf_request_sync(buf, 'textDocument/hover', {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      position = position_of(buf, word, nth),
+    }, 10000)
+    local reply = replies and replies[client.id]
+    local text = hover_text(reply and reply.result)
+    check(text:find(word, 1, true), 'the ' .. language .. ' hover does not mention ' .. word)
+    return vim.bo[buf].filetype, text
+  end
+
   -- 5b. Go: FileType go attaches the same client; hover on the new method's call in the
   -- test, and a hint lens on its declaration.
-  local gtest = open('store/store_test.go')
-  report.go_filetype = vim.bo[gtest].filetype
-  wait(10000, function()
-    return hintlens_client(gtest) ~= nil
-  end, 'the client to attach to store/store_test.go')
-  answers = vim.lsp.buf_request_sync(gtest, 'textDocument/hover', {
-    textDocument = { uri = vim.uri_from_bufnr(gtest) },
-    position = position_of(gtest, 'SetLimit', 0),
-  }, 10000)
-  answer = answers and answers[client.id]
-  report.go_hover_text = hover_text(answer and answer.result)
-  check(report.go_hover_text:find('SetLimit', 1, true), 'the Go hover does not mention SetLimit')
+  report.go_filetype, report.go_hover_text = hover_in('store/store_test.go', 'SetLimit', 0, 'Go')
   local gcode = open('store/store.go')
   wait(10000, function()
     return hintlens_client(gcode) ~= nil
@@ -216,34 +222,12 @@ local function main()
 
   -- 5c. TypeScript: FileType typescript attaches the same client; hover on the new function's
   -- call in the test (occurrence 0 is the import, 1 the test's title).
-  local ttest = open('web/format.test.ts')
-  report.ts_filetype = vim.bo[ttest].filetype
-  wait(10000, function()
-    return hintlens_client(ttest) ~= nil
-  end, 'the client to attach to web/format.test.ts')
-  answers = vim.lsp.buf_request_sync(ttest, 'textDocument/hover', {
-    textDocument = { uri = vim.uri_from_bufnr(ttest) },
-    position = position_of(ttest, 'formatBytes', 2),
-  }, 10000)
-  answer = answers and answers[client.id]
-  report.ts_hover_text = hover_text(answer and answer.result)
-  check(report.ts_hover_text:find('formatBytes', 1, true), 'the TypeScript hover does not mention formatBytes')
+  report.ts_filetype, report.ts_hover_text = hover_in('web/format.test.ts', 'formatBytes', 2, 'TypeScript')
   vim.cmd.buffer(cbuf)
   step('typescript hover')
 
   -- 5d. PHP: FileType php attaches the same client; hover on the new method's call in the test.
-  local ptest = open('tests/GreeterTest.php')
-  report.php_filetype = vim.bo[ptest].filetype
-  wait(10000, function()
-    return hintlens_client(ptest) ~= nil
-  end, 'the client to attach to tests/GreeterTest.php')
-  answers = vim.lsp.buf_request_sync(ptest, 'textDocument/hover', {
-    textDocument = { uri = vim.uri_from_bufnr(ptest) },
-    position = position_of(ptest, 'shout', 0),
-  }, 10000)
-  answer = answers and answers[client.id]
-  report.php_hover_text = hover_text(answer and answer.result)
-  check(report.php_hover_text:find('shout', 1, true), 'the PHP hover does not mention shout')
+  report.php_filetype, report.php_hover_text = hover_in('tests/GreeterTest.php', 'shout', 0, 'PHP')
   vim.cmd.buffer(cbuf)
   step('php hover')
 
