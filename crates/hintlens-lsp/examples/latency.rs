@@ -13,7 +13,7 @@
 //! than a run). The server (`--server`, default `target/release/hintlens`) starts with BASE
 //! (default `REV~1`). Each of the `--runs` runs (default 3) starts a new server and measures:
 //! - **first real lens**: from `initialized` to the first lens above the first changed test
-//!   file that is an answer (`uses N new identifiers`, `hint · …`), asked again as soon as
+//!   file that is an answer (`uses N new identifiers`, `hint · …`; not the indexing notice, `hintlens is still indexing…`), asked again as soon as
 //!   the server answers that it is still indexing — as an editor does on each refresh;
 //! - **background end**: from `initialized` to the end of the server's `$/progress`;
 //! - **hover**: on identifiers of 80 files (the changed ones and an even spread of the others),
@@ -165,7 +165,7 @@ fn measure_run(
         let real = lenses.as_array().is_some_and(|lenses| {
             lenses.iter().any(|l| {
                 let title = l["command"]["title"].as_str().unwrap_or_default();
-                title.starts_with("uses ") || title.starts_with("hint")
+                title.starts_with("uses ") || title.starts_with("hint · ")
             })
         });
         if real {
