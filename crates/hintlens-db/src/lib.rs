@@ -165,7 +165,7 @@ type EventCallback = Box<dyn Fn(salsa::Event) + Send + Sync + 'static>;
 #[derive(Clone)]
 pub struct Database {
     storage: salsa::Storage<Self>,
-    frontends: Arc<[Box<dyn Frontend>]>,
+    frontends: Frontends,
     by_content: Arc<DashMap<(ObjectId, LanguageId), SourceFile>>,
     /// The words of every blob an on-demand snapshot looked into ([`Db::blob_words`]), shared
     /// by a batch's task databases ([`Database::for_task`]).
@@ -187,6 +187,97 @@ struct KeptWords {
 /// A blob in one language.
 type BlobKey = (ObjectId, LanguageId);
 
+/// The words of blobs a database keeps ([`Database::blob_words_table`]), shared with it: what
+/// the editor's background pass fills in, so that repository-wide name questions find every
+/// blob's words read, without holding a database handle that a write would wait for.
+#[derive(Clone)]
+pub struct BlobWords {
+    words: Arc<DashMap<BlobKey, KeptWords>>,
+    frontends: Frontends,
+    task: u32,
+}
+
+/// The database's frontends, as a handle that is no database handle (see [`BlobWords`]).
+#[derive(Clone)]
+pub struct Frontends(Arc<[Box<dyn Frontend>]>);
+
+impl std::ops::Deref for Frontends {
+    type Target = [Box<dyn Frontend>];
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Frontends {
+    /// The frontend that claims `path` by its own endings, if any (the first one registered
+    /// wins).
+    pub fn language_of(&self, path: &str) -> Option<LanguageId> {
+        self.0.iter().position(|f| f.claims(path)).map(|i| LanguageId(i as u16))
+    }
+
+    /// The language of `path` in a snapshot holding `holdings`: the frontend sharing its ending
+    /// ([`Frontend::claims_shared`]) when the snapshot holds more files of that frontend's own
+    /// endings than of its owner's ([`Frontends::language_of`]), else the owner. A C project with
+    /// two C++ fuzz harnesses (jq) keeps its headers C; fmt's are C++.
+    pub fn language_in(&self, path: &str, holdings: &Holdings) -> Option<LanguageId> {
+        let owner = self.language_of(path);
+        let owned = owner.map_or(0, |o| holdings.count(o));
+        let shared = self.0.iter().enumerate().find_map(|(i, f)| {
+            let language = LanguageId(i as u16);
+            (f.claims_shared(path) && holdings.count(language) > owned).then_some(language)
+        });
+        shared.or(owner)
+    }
+
+    /// Whether some frontend shares `path`'s ending with its owner (then the path counts for
+    /// nobody's [`Holdings`]).
+    fn is_shared(&self, path: &str) -> bool {
+        self.0.iter().any(|f| f.claims_shared(path))
+    }
+
+    /// What `snapshot` holds ([`Holdings`]): one pass over its paths.
+    pub fn holdings(&self, snapshot: &Snapshot) -> Holdings {
+        let mut holdings = Holdings::default();
+        for (path, entry) in snapshot.entries() {
+            // Symbolic links are no source, whatever their name.
+            if entry.mode == hintlens_snapshot::Mode::Symlink || self.is_shared(path) {
+                continue;
+            }
+            if let Some(language) = self.language_of(path) {
+                holdings.add(language, 1);
+            }
+        }
+        holdings
+    }
+
+    pub fn get(&self, language: LanguageId) -> &dyn Frontend {
+        &*self.0[language.0 as usize]
+    }
+}
+
+impl BlobWords {
+    /// The words of a blob, computed (by reading it with `load`) on first sight.
+    pub fn read<E>(
+        &self,
+        id: ObjectId,
+        language: LanguageId,
+        load: impl FnOnce() -> Result<Arc<[u8]>, E>,
+    ) -> Result<Arc<Words>, E> {
+        if let Some(kept) = self.words.get(&(id, language)) {
+            return Ok(kept.words.clone());
+        }
+        let words = Arc::new(Words::of(&load()?, self.frontends.get(language).lexical()));
+        let kept = KeptWords { words, last_task: AtomicU32::new(self.task) };
+        Ok(self.words.entry((id, language)).or_insert(kept).words.clone())
+    }
+
+    /// Whether the blob's words are kept already.
+    pub fn contains(&self, id: ObjectId, language: LanguageId) -> bool {
+        self.words.contains_key(&(id, language))
+    }
+}
+
 /// Which blobs are two versions of one file, and the parse the first one read left for the
 /// other ([`Database::relate_versions`]).
 #[derive(Default)]
@@ -202,7 +293,7 @@ impl salsa::Database for Database {}
 #[salsa::db]
 impl Db for Database {
     fn frontend(&self, language: LanguageId) -> &dyn Frontend {
-        &*self.frontends[language.0 as usize]
+        self.frontends.get(language)
     }
 
     fn intern_blob(
@@ -229,12 +320,7 @@ impl Db for Database {
         language: LanguageId,
         load: &Load<'_>,
     ) -> Result<Arc<Words>, hintlens_snapshot::Error> {
-        if let Some(kept) = self.words.get(&(id, language)) {
-            return Ok(kept.words.clone());
-        }
-        let words = Arc::new(Words::of(&load()?, self.frontend(language).lexical()));
-        let kept = KeptWords { words, last_task: AtomicU32::new(self.task) };
-        Ok(self.words.entry((id, language)).or_insert(kept).words.clone())
+        self.blob_words_table().read(id, language, load)
     }
 
     fn earlier_parse(&self, file: SourceFile) -> Option<Earlier> {
@@ -265,7 +351,7 @@ impl Database {
     pub fn with_events(frontends: Vec<Box<dyn Frontend>>, on_event: Option<EventCallback>) -> Database {
         Database {
             storage: salsa::Storage::new(on_event),
-            frontends: frontends.into(),
+            frontends: Frontends(frontends.into()),
             by_content: Arc::default(),
             words: Arc::default(),
             task: 0,
@@ -313,38 +399,22 @@ impl Database {
     /// wins): the language of a path wherever it is. An ending two languages share (`.h`) is
     /// decided by the snapshot that holds the path ([`Database::language_in`]).
     pub fn language_of(&self, path: &str) -> Option<LanguageId> {
-        self.frontends.iter().position(|f| f.claims(path)).map(|i| LanguageId(i as u16))
+        self.frontends.language_of(path)
     }
 
-    /// The language of `path` in a snapshot holding `holdings`: the frontend sharing its ending
-    /// ([`Frontend::claims_shared`]) when the snapshot holds more files of that frontend's own
-    /// endings than of its owner's ([`Database::language_of`]), else the owner. A C project with
-    /// two C++ fuzz harnesses (jq) keeps its headers C; fmt's are C++.
+    /// The frontends, as a handle that is no database handle.
+    pub fn frontends(&self) -> Frontends {
+        self.frontends.clone()
+    }
+
+    /// The language of `path` in a snapshot holding `holdings` ([`Frontends::language_in`]).
     pub fn language_in(&self, path: &str, holdings: &Holdings) -> Option<LanguageId> {
-        let owner = self.language_of(path);
-        let owned = owner.map_or(0, |o| holdings.count(o));
-        let shared = self.frontends.iter().enumerate().find_map(|(i, f)| {
-            let language = LanguageId(i as u16);
-            (f.claims_shared(path) && holdings.count(language) > owned).then_some(language)
-        });
-        shared.or(owner)
+        self.frontends.language_in(path, holdings)
     }
 
-    /// Whether some frontend shares `path`'s ending with its owner (then the path counts for
-    /// nobody's [`Holdings`]).
-    fn is_shared(&self, path: &str) -> bool {
-        self.frontends.iter().any(|f| f.claims_shared(path))
-    }
-
-    /// What `snapshot` holds ([`Holdings`]): one pass over its paths.
+    /// What `snapshot` holds ([`Frontends::holdings`]).
     pub fn holdings(&self, snapshot: &Snapshot) -> Holdings {
-        let mut holdings = Holdings::default();
-        for (path, entry) in snapshot.entries() {
-            if let Some(language) = self.claims(path, entry).filter(|_| !self.is_shared(path)) {
-                holdings.add(language, 1);
-            }
-        }
-        holdings
+        self.frontends.holdings(snapshot)
     }
 
     /// The ending of `path` that two languages share (`.h`), if it has one.
@@ -452,7 +522,7 @@ impl Database {
         // What the snapshot holds, from what the earlier one held and the changes.
         let mut holdings = earlier_index.holdings.clone();
         for (path, entry) in &changes {
-            if self.is_shared(path) {
+            if self.frontends.is_shared(path) {
                 continue;
             }
             if earlier_index.contains(path)
@@ -513,6 +583,12 @@ impl Database {
         self.words.len()
     }
 
+    /// The words of blobs this database keeps ([`Db::blob_words`]), as a handle that is no
+    /// database handle: filling them in on another thread never holds up a write.
+    pub fn blob_words_table(&self) -> BlobWords {
+        BlobWords { words: self.words.clone(), frontends: self.frontends.clone(), task: self.task }
+    }
+
     /// Indexes the distinct files of many snapshots in one parallel pass: the base commits of a
     /// repository's tasks share most of their files, and tasks indexing them concurrently would
     /// make one worker wait while another parses the file both need.
@@ -545,7 +621,7 @@ impl Database {
                 continue;
             }
             let own = self.language_of(path);
-            let shared = shares && self.is_shared(path);
+            let shared = shares && self.frontends.is_shared(path);
             if let Some(language) = own.filter(|_| !shared) {
                 holdings.add(language, 1);
             }
@@ -699,6 +775,33 @@ impl SnapshotIndex {
         }
     }
 
+    /// This snapshot with `overlay` laid over it: a path mapped to an input has that input
+    /// (added, or in place of this snapshot's file), a path mapped to `None` is gone. The other
+    /// files stay as they are, read on demand from this snapshot's source: the editor's
+    /// reference, the base with the work tree's changes and open buffers over it. One merge in
+    /// path order.
+    pub fn overlaid(&self, overlay: &BTreeMap<String, Option<SourceFile>>) -> SnapshotIndex {
+        let mut files = Vec::with_capacity(self.files.len() + overlay.len());
+        let mut below = self.files.iter().peekable();
+        for (path, file) in overlay {
+            while let Some((p, slot)) = below.next_if(|(p, _)| ***p < **path) {
+                files.push((p.clone(), slot.clone()));
+            }
+            let replaced = below.next_if(|(p, _)| ***p == **path);
+            if let Some(file) = file {
+                let path = replaced.map_or_else(|| Arc::from(path.as_str()), |(p, _)| p.clone());
+                files.push((path, Slot::Ready(*file)));
+            }
+        }
+        files.extend(below.map(|(p, slot)| (p.clone(), slot.clone())));
+        // What decides a shared ending stays the snapshot's below, as the editor decides by its base.
+        SnapshotIndex {
+            files: Arc::new(Files::in_path_order(files)),
+            blobs: self.blobs.clone(),
+            holdings: self.holdings.clone(),
+        }
+    }
+
     /// The input of `path`, read (and interned) on first need. `None` when the snapshot has no
     /// such source file — or when reading it failed, which [`SnapshotIndex::read_errors`] then
     /// reports, so that no answer built without the file passes for a whole one.
@@ -827,6 +930,9 @@ impl SnapshotIndex {
         self.files
             .iter()
             .filter(|(path, slot)| {
+                // A loop over the whole repository reads no salsa query for blobs: let a write
+                // waiting for this handle cancel it.
+                db.unwind_if_revision_cancelled();
                 let language = self.language(db, slot);
                 let keyword = *reserved
                     .entry(language)
@@ -844,11 +950,14 @@ impl SnapshotIndex {
         let parts = words::string_parts(value);
         self.files
             .iter()
-            .filter(|(path, slot)| match &parts {
-                Some(parts) => {
-                    self.words(db, path, slot).is_some_and(|w| w.contains_all(parts, || self.text(db, path, slot)))
+            .filter(|(path, slot)| {
+                db.unwind_if_revision_cancelled();
+                match &parts {
+                    Some(parts) => {
+                        self.words(db, path, slot).is_some_and(|w| w.contains_all(parts, || self.text(db, path, slot)))
+                    }
+                    None => true,
                 }
-                None => true,
             })
             .filter_map(|(path, slot)| self.file(db, path, slot))
             .filter(|&file| file_index(db, file).strings.iter().any(|s| s.value == value))

@@ -19,6 +19,10 @@ impl RequestError {
         RequestError { code: ErrorCode::InvalidParams, message: message.into() }
     }
 
+    pub(crate) fn failed(message: impl Into<String>) -> RequestError {
+        RequestError { code: ErrorCode::RequestFailed, message: message.into() }
+    }
+
     pub(crate) fn into_response_error(self) -> ResponseError {
         ResponseError { code: self.code as i32, message: self.message, data: None }
     }

@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 pub(crate) fn hover(db: &Database, world: &World, params: HoverParams) -> Result<Option<Hover>, RequestError> {
     let params = params.text_document_position_params;
-    let document = world.document(&params.text_document.uri)?;
+    let document = world.document(db, &params.text_document.uri)?;
     if let Some(message) = document.unreadable_message(db) {
         return Ok(Some(Hover { contents: markdown(message), range: None }));
     }

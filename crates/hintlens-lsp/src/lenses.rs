@@ -16,7 +16,7 @@ pub(crate) fn code_lenses(
     world: &World,
     params: CodeLensParams,
 ) -> Result<Option<Vec<CodeLens>>, RequestError> {
-    let document = world.document(&params.text_document.uri)?;
+    let document = world.document(db, &params.text_document.uri)?;
     if let Some(message) = document.unreadable_message(db) {
         return Ok(Some(vec![lens(0, message, Vec::new())]));
     }

@@ -2,21 +2,24 @@
 //! reference state, it tells which identifiers cross the code–test boundary against a base
 //! revision, through hover, code lenses, diagnostics, a command and a custom request.
 //!
-//! Code map: `server` runs the main loop; `indexer` indexes the base commit (and, the first
-//! time, the work tree) in the background; `tree` keeps the work tree (open buffers overlaid)
-//! as database inputs and its changes against the base; `world` is one immutable generation of
-//! all that, which the read-only handlers (`hover`, `lenses`, `hints`, `diagnostics`) answer
-//! from on worker threads.
+//! Code map: `server` runs the main loop; `indexer` reads the base commit's tree and compares
+//! the work tree with it, parsing nothing; `tree` keeps what differs from the base (and open
+//! buffers) as database inputs laid over the base, and the changes; `world` is one immutable
+//! generation of all that, which the read-only handlers (`hover`, `lenses`, `hints`,
+//! `diagnostics`) answer from on worker threads, parsing files as they need them.
 //! [`protocol`] lists hintlens's additions to LSP.
 //!
 //! Invariants:
+//! - Demand first: a file is read from git and parsed when a request needs it; what the whole
+//!   repository contributes to an answer comes from each file's words, kept from the start.
+//!   The answers are those of a full index ([`Options::full_index`]).
 //! - One salsa database. Base files and unchanged work tree files are content-keyed inputs (a
 //!   file identical at base and in the work tree is parsed once); an edited file gets a
 //!   path-keyed input whose text is set on every edit, so only that file is re-indexed.
 //! - Only the main thread writes. Workers hold database clones only while they run; a write
 //!   cancels them (they answer `ContentModified`), a client's `$/cancelRequest` fires their
 //!   local cancellation token (`RequestCanceled`), a panic is answered `InternalError`.
-//! - Before the first index is built, requests are answered at once and say so.
+//! - Before the work tree is compared with the base, requests are answered at once and say so.
 //! - Positions on the wire are UTF-16; the index counts bytes (`text` converts).
 //!
 //! Protocol (what clients rely on):
@@ -75,6 +78,9 @@ pub struct Options {
     /// Indexing starts only once this is signalled or dropped, so that a test can watch the
     /// server while it indexes.
     pub hold_indexing: Option<crossbeam_channel::Receiver<()>>,
+    /// Parse the whole base commit before answering, as the server did before it answered on
+    /// demand: the reference the equivalence tests compare demand answers with.
+    pub full_index: bool,
 }
 
 /// Runs the language server on standard input and output until the client shuts it down.

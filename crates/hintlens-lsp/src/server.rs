@@ -93,7 +93,8 @@ pub(crate) struct Server {
     statement: Option<Statement>,
     ignores: Option<Ignores>,
     tree: Option<Tree>,
-    /// Paths that changed on disk while the first index was being built, applied when it lands.
+    /// Paths that changed (on disk, in a buffer) while the work tree was being scanned, applied
+    /// again when the scan lands.
     changed_while_scanning: BTreeSet<String>,
     status: Status,
     generation: u64,
@@ -106,6 +107,9 @@ pub(crate) struct Server {
     progress_count: u64,
     index_job: u64,
     hold_indexing: Option<Receiver<()>>,
+    /// Stops the running indexing job when a newer one starts.
+    cancel_indexing: Arc<std::sync::atomic::AtomicBool>,
+    full_index: bool,
     /// Paths whose diagnostics the client shows.
     published: HashSet<String>,
     lens_fingerprint: Option<u64>,
@@ -154,6 +158,8 @@ impl Server {
             progress_count: 0,
             index_job: 0,
             hold_indexing: options.hold_indexing,
+            cancel_indexing: Arc::default(),
+            full_index: options.full_index,
             published: HashSet::new(),
             lens_fingerprint: None,
         };

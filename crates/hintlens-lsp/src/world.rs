@@ -15,7 +15,8 @@ use lsp_types::Uri;
 use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
-/// The base revision, indexed.
+/// The base revision: its files are read from git and parsed when a request first needs them
+/// (or all up front, in [`crate::Options::full_index`]).
 pub(crate) struct Base {
     pub commit: ObjectId,
     pub snapshot: Snapshot,
@@ -105,7 +106,9 @@ impl World {
         Selections(Selection::ALL.into_iter().map(|policy| (policy, self.selection(db, policy))).collect())
     }
 
-    pub(crate) fn document(&self, uri: &Uri) -> Result<Document, RequestError> {
+    /// The document `uri` names; a file of the base no one asked about before is read from
+    /// git now.
+    pub(crate) fn document(&self, db: &Database, uri: &Uri) -> Result<Document, RequestError> {
         let Some(path) = self.root.relative_uri(uri) else {
             return Err(RequestError::invalid_params(format!(
                 "unknown document {}: not a file in the workspace {}",
@@ -113,17 +116,24 @@ impl World {
                 self.root.path().display()
             )));
         };
-        match self.reference.indexed(&path) {
-            Some(file) => Ok(Document { path, file: Some(file), unreadable: None }),
-            None => match hintlens_snapshot::source_extension(&path) {
-                // Source code, yet not indexed: no frontend claims its language.
-                Some(extension) => Ok(Document { path, file: None, unreadable: Some(extension) }),
-                None if self.open.contains(&path) => Ok(Document { path, file: None, unreadable: None }),
-                None => Err(RequestError::invalid_params(format!(
-                    "unknown document {}: not a source file of the work tree that hintlens indexes",
-                    uri.as_str()
+        if self.reference.contains(&path) {
+            return match self.reference.get(db, &path) {
+                Some(file) => Ok(Document { path, file: Some(file), unreadable: None }),
+                None => Err(RequestError::failed(format!(
+                    "cannot read {path} from the base {}: {}; check the repository with `git fsck`",
+                    self.base.commit,
+                    self.reference.read_errors().join("; ")
                 ))),
-            },
+            };
+        }
+        match hintlens_snapshot::source_extension(&path) {
+            // Source code, yet not indexed: no frontend claims its language.
+            Some(extension) => Ok(Document { path, file: None, unreadable: Some(extension) }),
+            None if self.open.contains(&path) => Ok(Document { path, file: None, unreadable: None }),
+            None => Err(RequestError::invalid_params(format!(
+                "unknown document {}: not a source file of the work tree that hintlens indexes",
+                uri.as_str()
+            ))),
         }
     }
 }

@@ -4,10 +4,11 @@ use super::{Event, Outgoing, Server, Status};
 use crate::config::{CONFIG_FILE, Config, Settings};
 use crate::indexer::{self, Indexed, Job};
 use crate::tree::Tree;
-use crate::world::Statement;
+use crate::world::{Base, Statement};
 use lsp_types::request as r;
 use lsp_types::{ConfigurationItem, ConfigurationParams, MessageType};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 impl Server {
     pub(super) fn read_settings_file(&self) -> Settings {
@@ -50,6 +51,7 @@ impl Server {
             self.config.statement.clone().map(|path| Statement { text: self.current_text(&path).map(Arc::from), path });
     }
 
+    /// Starts reading the base and comparing the work tree with it, stopping a job that runs.
     pub(super) fn start_indexing(&mut self) {
         let (Some(repository), Some(root)) = (self.repository.clone(), self.root.clone()) else { return };
         if !matches!(self.status, Status::Indexing { .. }) || self.index_job == 0 {
@@ -57,13 +59,22 @@ impl Server {
         }
         self.status = Status::Indexing { done: 0, total: 0 };
         self.index_job += 1;
+        self.cancel_indexing.store(true, Ordering::Relaxed);
+        self.cancel_indexing = Arc::default();
         let job_id = self.index_job;
-        let job = Job { repository, root, base: self.config.base.clone(), scan: self.tree.is_none() };
+        let job = Job {
+            repository,
+            root,
+            base: self.config.base.clone(),
+            frontends: self.db.frontends(),
+            words: self.db.blob_words_table(),
+            cancel: self.cancel_indexing.clone(),
+            full_index: self.full_index.then(|| self.db.clone()),
+        };
         let hold = self.hold_indexing.take();
         let (progress, finish) = (self.events.clone(), self.events.clone());
         indexer::spawn(
             job,
-            self.db.clone(),
             hold,
             move |done, total| {
                 let _ = progress.send(Event::IndexProgress { job: job_id, done, total });
@@ -90,28 +101,24 @@ impl Server {
         }
     }
 
+    /// Lays the work tree's changes over the base, and starts answering.
     pub(super) fn install(&mut self, indexed: Indexed) {
-        let message = match &indexed.scanned {
-            Some(scanned) => format!(
-                "indexed {} files at {} and {} in the work tree",
-                indexed.base.index.len(),
-                self.config.base,
-                scanned.len()
-            ),
-            None => format!("indexed {} files at {}", indexed.base.index.len(), self.config.base),
-        };
-        match (self.tree.as_mut(), indexed.scanned) {
-            (Some(tree), None) => tree.rebase(&self.db, indexed.base),
-            (_, Some(scanned)) => {
-                self.tree = Some(Tree::new(&self.db, indexed.base, scanned));
-                // Buffers opened and files changed while the work tree was being read.
-                let mut paths = std::mem::take(&mut self.changed_while_scanning);
-                paths.extend(self.documents.keys().cloned());
-                for path in paths {
-                    self.sync_file(&path);
-                }
-            }
-            (None, None) => unreachable!("a job runs without scanning only once the work tree is known"),
+        let Some(repository) = &self.repository else { return };
+        let Indexed { commit, snapshot, holdings, changed, deleted, scanned, full } = indexed;
+        let message = format!(
+            "compared {scanned} work tree files with {}: {} changed, {} deleted",
+            self.config.base,
+            changed.len(),
+            deleted.len()
+        );
+        let index = full.unwrap_or_else(|| self.db.snapshot_on_demand(&snapshot, Box::new(repository.reader())));
+        let base = Arc::new(Base { commit, snapshot, index, holdings });
+        self.tree = Some(Tree::new(&self.db, base, changed, deleted));
+        // Buffers, and files changed while the work tree was being read.
+        let mut paths = std::mem::take(&mut self.changed_while_scanning);
+        paths.extend(self.documents.keys().cloned());
+        for path in paths {
+            self.sync_file(&path);
         }
         self.status = Status::Ready;
         self.end_progress(message);

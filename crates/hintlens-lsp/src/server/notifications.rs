@@ -1,6 +1,6 @@
 //! Notifications: documents, files on disk, settings, cancellation.
 
-use super::{Document, Server};
+use super::{Document, Server, Status};
 use crate::config::{CONFIG_FILE, Settings};
 use crate::dispatch::panic_message;
 use crate::text;
@@ -125,7 +125,7 @@ impl Server {
                 && let Some(tree) = &self.tree
             {
                 // A deleted directory is one event for all the files it held.
-                paths.extend(tree.files_under(&path));
+                paths.extend(tree.files_under(&self.db, &path));
             }
             paths.push(path);
         }
@@ -151,7 +151,7 @@ impl Server {
                 self.reload_statement();
                 changed = true;
             }
-            if self.tree.is_none() {
+            if matches!(self.status, Status::Indexing { .. }) {
                 self.changed_while_scanning.insert(path.clone());
             }
             changed |= self.sync_file(&path);

@@ -108,9 +108,11 @@ fn only_the_edited_file_is_indexed_again() {
     let mut server = TestServer::start_with(CORE, json!({}), options);
     server.wait_for_indexing();
     assert_eq!(server.lenses("pkg/core.py"), Vec::<String>::new());
-    // The base and work tree versions of pkg/core.py, and tests/test_core.py once: it is the
-    // same blob at the base and in the work tree.
-    assert_eq!(log.lock().unwrap().len(), 3, "{:?}", log.lock().unwrap());
+    // The base and work tree versions of pkg/core.py; tests/test_core.py at most once (if a
+    // policy computed in the background asks about it): it is the same blob at the base and in
+    // the work tree.
+    let parsed = log.lock().unwrap().clone();
+    assert!((2..=3).contains(&parsed.len()), "{parsed:?}");
 
     let executions = |server: &mut TestServer, old: &str, new: &str| {
         log.lock().unwrap().clear();

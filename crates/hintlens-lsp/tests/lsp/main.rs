@@ -4,6 +4,7 @@
 mod fixtures;
 mod support;
 
+mod demand;
 mod diagnostics;
 mod edits;
 mod errors;
