@@ -494,7 +494,7 @@ impl Database {
     ) -> Result<SnapshotIndex, hintlens_snapshot::Error> {
         let (claimed, holdings) = self.claimed(snapshot);
         let files = self.index_claimed(&claimed, open_source)?.into_iter().map(|(p, f)| (p, Slot::Ready(f))).collect();
-        Ok(SnapshotIndex { files: Arc::new(Files::in_path_order(files)), blobs: None, holdings })
+        Ok(SnapshotIndex { files: Arc::new(Files::in_path_order(files)), blobs: None, holdings, counts: None })
     }
 
     /// The claimed files of `snapshot`, read and indexed only when a query needs them (see
@@ -682,6 +682,17 @@ pub struct SnapshotIndex {
     blobs: Option<Arc<Blobs>>,
     /// What languages the snapshot holds files of ([`Database::language_in`]).
     holdings: Holdings,
+    /// The repository-wide counts answered so far, for a snapshot whose files never change
+    /// ([`SnapshotIndex::remembering_counts`]).
+    counts: Option<Arc<Counts>>,
+}
+
+/// Occurrence counts by name and by string value ([`SnapshotIndex::occurrences`],
+/// [`SnapshotIndex::string_occurrences`]).
+#[derive(Default)]
+struct Counts {
+    names: DashMap<String, usize>,
+    strings: DashMap<String, usize>,
 }
 
 impl std::fmt::Debug for SnapshotIndex {
@@ -700,6 +711,7 @@ fn on_demand_index(
         files: Arc::new(Files::in_path_order(files)),
         blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
         holdings,
+        counts: None,
     }
 }
 
@@ -772,6 +784,7 @@ impl SnapshotIndex {
             )),
             blobs: None,
             holdings: Holdings::default(),
+            counts: None,
         }
     }
 
@@ -799,7 +812,17 @@ impl SnapshotIndex {
             files: Arc::new(Files::in_path_order(files)),
             blobs: self.blobs.clone(),
             holdings: self.holdings.clone(),
+            // Its files may be edited: it counts anew.
+            counts: None,
         }
+    }
+
+    /// This snapshot, remembering each name's and string's count once answered: for a snapshot
+    /// whose every file is a blob or a content-keyed input (none an edited buffer), so that a
+    /// count never changes — the editor's base, asked the same counts after every edit.
+    pub fn remembering_counts(mut self) -> SnapshotIndex {
+        self.counts = Some(Arc::default());
+        self
     }
 
     /// The input of `path`, read (and interned) on first need. `None` when the snapshot has no
@@ -912,7 +935,13 @@ impl SnapshotIndex {
     /// In how many files `name` occurs as an identifier ([`SnapshotIndex::files_naming`]). On
     /// demand, no file is parsed or kept for it: the words answer.
     pub fn occurrences(&self, db: &dyn Db, name: &str) -> usize {
-        self.naming(db, name).len()
+        let Some(counts) = &self.counts else { return self.naming(db, name).len() };
+        if let Some(count) = counts.names.get(name) {
+            return *count;
+        }
+        let count = self.naming(db, name).len();
+        counts.names.insert(name.to_owned(), count);
+        count
     }
 
     fn naming<'s>(&'s self, db: &dyn Db, name: &str) -> Vec<(&'s str, &'s Slot)> {
@@ -947,6 +976,16 @@ impl SnapshotIndex {
     /// value's are parsed to tell. The strings' words of a file are read the first time a
     /// value's word is not one of its code ([`Words::contains_all`]).
     pub fn string_occurrences(&self, db: &dyn Db, value: &str) -> usize {
+        let Some(counts) = &self.counts else { return self.count_strings(db, value) };
+        if let Some(count) = counts.strings.get(value) {
+            return *count;
+        }
+        let count = self.count_strings(db, value);
+        counts.strings.insert(value.to_owned(), count);
+        count
+    }
+
+    fn count_strings(&self, db: &dyn Db, value: &str) -> usize {
         let parts = words::string_parts(value);
         self.files
             .iter()

@@ -112,6 +112,8 @@ impl Server {
             deleted.len()
         );
         let index = full.unwrap_or_else(|| self.db.snapshot_on_demand(&snapshot, Box::new(repository.reader())));
+        // The base never changes: an edit asks it the same counts again.
+        let index = index.remembering_counts();
         let base = Arc::new(Base { commit, snapshot, index, holdings });
         self.tree = Some(Tree::new(&self.db, base, changed, deleted));
         // Buffers, and files changed while the work tree was being read.
