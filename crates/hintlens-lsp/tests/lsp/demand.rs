@@ -2,11 +2,10 @@
 //! the repository only when asked, and its answers are the full index's.
 
 use crate::fixtures::{JAVA, PYTHON_API, PYTHON_HOOK};
-use crate::support::{Fixture, TestServer};
+use crate::support::{Fixture, TestServer, logging_parses};
 use hintlens_hints::Selection;
 use hintlens_lsp::Options;
 use serde_json::json;
-use std::sync::{Arc, Mutex};
 
 /// A repository where most files are untouched by the task: a library the changed code
 /// imports, a module that shares a name with the new code (base occurrences), a deleted file,
@@ -138,20 +137,7 @@ fn demand_answers_are_the_full_index_answers() {
 /// asks about — not the untouched rest of the repository; a file is parsed once asked about.
 #[test]
 fn the_first_answer_parses_only_what_it_needs() {
-    let parsed: Arc<Mutex<Vec<String>>> = Arc::default();
-    let sink = parsed.clone();
-    let options = Options {
-        debug_requests: true,
-        salsa_events: Some(Box::new(move |event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                let key = format!("{database_key:?}");
-                if key.starts_with("file_index") {
-                    sink.lock().unwrap().push(key);
-                }
-            }
-        })),
-        ..Options::default()
-    };
+    let (parsed, options) = logging_parses();
     let mut server = TestServer::start_with(MIXED, json!({}), options);
     server.wait_for_indexing();
     let lenses = server.lenses("tests/test_service.py");

@@ -1,10 +1,9 @@
 //! Edits, disk changes and settings changes update the answers, and only what changed is
 //! re-indexed.
 
-use crate::support::{TestServer, git};
+use crate::support::{TestServer, git, logging_parses};
 use hintlens_lsp::Options;
 use serde_json::json;
-use std::sync::{Arc, Mutex};
 
 /// A new function nothing uses yet (the test imports it already: a bare name counts only where
 /// an import brings it).
@@ -91,20 +90,7 @@ fn files_changed_on_disk_join_and_leave_the_reference() {
 
 #[test]
 fn only_the_edited_file_is_indexed_again() {
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = log.clone();
-    let options = Options {
-        debug_requests: true,
-        salsa_events: Some(Box::new(move |event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                let key = format!("{database_key:?}");
-                if key.starts_with("file_index") {
-                    sink.lock().unwrap().push(key);
-                }
-            }
-        })),
-        ..Options::default()
-    };
+    let (log, options) = logging_parses();
     let mut server = TestServer::start_with(CORE, json!({}), options);
     server.wait_for_indexing();
     assert_eq!(server.lenses("pkg/core.py"), Vec::<String>::new());

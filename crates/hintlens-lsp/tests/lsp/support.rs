@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -79,6 +80,25 @@ impl Fixture {
         }
         fixture
     }
+}
+
+/// Server options that log each `file_index` execution (a file parsed and indexed).
+pub fn logging_parses() -> (Arc<Mutex<Vec<String>>>, Options) {
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = log.clone();
+    let options = Options {
+        debug_requests: true,
+        salsa_events: Some(Box::new(move |event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                let key = format!("{database_key:?}");
+                if key.starts_with("file_index") {
+                    sink.lock().unwrap().push(key);
+                }
+            }
+        })),
+        ..Options::default()
+    };
+    (log, options)
 }
 
 pub fn git(dir: &Path, args: &[&str]) -> String {
