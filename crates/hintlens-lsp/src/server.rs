@@ -24,6 +24,7 @@ use std::hash::{Hash, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 mod client;
 mod indexing;
@@ -98,6 +99,8 @@ pub(crate) struct Server {
     changed_while_scanning: BTreeSet<String>,
     status: Status,
     generation: u64,
+    /// `generation`, for workers: an analysis of a generation already replaced is skipped.
+    current_generation: Arc<AtomicU64>,
     world: Option<Arc<World>>,
     requests: ReqQueue<salsa::CancellationToken, Outgoing>,
     pool: Pool,
@@ -149,6 +152,7 @@ impl Server {
             changed_while_scanning: BTreeSet::new(),
             status: Status::Indexing { done: 0, total: 0 },
             generation: 0,
+            current_generation: Arc::default(),
             world: None,
             requests: ReqQueue::default(),
             pool: Pool::new(threads),
@@ -221,6 +225,7 @@ impl Server {
     fn rebuild_world(&mut self) {
         let (Some(tree), Some(root)) = (&self.tree, &self.root) else { return };
         self.generation += 1;
+        self.current_generation.store(self.generation, Ordering::Relaxed);
         let (code, test) = tree.change_sets(&self.config.test_paths);
         let world = Arc::new(World {
             generation: self.generation,
@@ -246,7 +251,15 @@ impl Server {
     fn analyze(&self, world: Arc<World>) {
         let db = self.db.clone();
         let events = self.events.clone();
+        // Opening files makes a generation each without writing anything, so nothing cancels
+        // their analyses: without this they would queue up before the requests that follow.
+        let current = self.current_generation.clone();
+        let generation = world.generation;
+        let replaced = move || current.load(Ordering::Relaxed) != generation;
         self.pool.spawn(move || {
+            if replaced() {
+                return;
+            }
             let result = catch_unwind(AssertUnwindSafe(|| {
                 let diagnostics = diagnostics::compute(&db, &world);
                 (diagnostics, fingerprint(&world.selection(&db, world.config.selection)))
@@ -263,6 +276,9 @@ impl Server {
                 )),
             };
             let _ = events.send(event);
+            if replaced() {
+                return;
+            }
             // Then every other policy, so that the next hover finds them ready. An edit cancels
             // this; a panic recurs in the hover that needs the policy, which reports it.
             let _ = catch_unwind(AssertUnwindSafe(|| world.all_selections(&db)));
