@@ -70,6 +70,33 @@ export function render(x: number): string { return String(x); }
 pub fn render(x: u32) -> String { x.to_string() }
 "#;
 
+/// C++ with a header (an ending C and C++ share, decided by what the base holds).
+const CPP: &str = r#"
+//- /include/shape.h
+struct Shape {
+    int sides;
+};
+//- base /src/shape.cpp
+#include "shape.h"
+
+int area(Shape s) { return s.sides; }
+//- work /src/shape.cpp
+#include "shape.h"
+
+int area(Shape s) { return s.sides; }
+
+int perimeter(Shape s) { return s.sides * 2; }
+//- work /tests/shape_test.cpp
+#include "../include/shape.h"
+
+int perimeter(Shape s);
+
+void test_perimeter() {
+    Shape s{3};
+    perimeter(s);
+}
+"#;
+
 /// Every answer a client can get about the fixture's work tree files: each file's lenses, a
 /// hover on every identifier, and the hint block of every policy.
 fn answers(server: &mut TestServer, fixture: &Fixture) -> Vec<String> {
@@ -109,6 +136,7 @@ fn demand_answers_are_the_full_index_answers() {
         (PYTHON_API, "tests/test_api.py", "c.get(\"u\")", "c.get(\"v\")"),
         (PYTHON_HOOK, "tests/test_events.py", "return event", "return [event]"),
         (JAVA, "src/test/java/com/x/PaletteTest.java", "Palette.pick()", "Palette.pick() "),
+        (CPP, "tests/shape_test.cpp", "perimeter(s);\n}", "perimeter(s);\n    area(s);\n}"),
     ] {
         let parsed = Fixture::parse(fixture);
         let mut demand = TestServer::ready(fixture, json!({}));
