@@ -188,8 +188,9 @@ struct KeptWords {
 type BlobKey = (ObjectId, LanguageId);
 
 /// The words of blobs a database keeps ([`Database::blob_words_table`]), shared with it: what
-/// the editor's background pass fills in, so that repository-wide name questions find every
-/// blob's words read, without holding a database handle that a write would wait for.
+/// the editor's start fills in from the work tree's unchanged files, so that repository-wide
+/// name questions find every blob's words read, without holding a database handle that a write
+/// would wait for.
 #[derive(Clone)]
 pub struct BlobWords {
     words: Arc<DashMap<BlobKey, KeptWords>>,
