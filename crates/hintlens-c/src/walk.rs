@@ -25,6 +25,7 @@ hintlens_tree::grammar_ids! {
             statement_identifier = "statement_identifier",
             preproc_include = "preproc_include",
             preproc_def = "preproc_def",
+            preproc_ifdef = "preproc_ifdef",
             preproc_function_def = "preproc_function_def",
             preproc_call = "preproc_call",
             preproc_arg = "preproc_arg",
@@ -436,6 +437,11 @@ impl<'t> Walk<'t> {
     fn macro_definition(&mut self, node: Node<'t>) {
         let g = self.g;
         let Some(name) = field(node, g.f_name) else { return };
+        // An include guard (`#ifndef X_H` / `#define X_H`) is no name anyone chose to be used.
+        let guarded = node.parent().filter(|p| p.kind_id() == g.preproc_ifdef).and_then(|p| field(p, g.f_name));
+        if field(node, g.f_value).is_none() && guarded.is_some_and(|guard| self.b.bytes(guard) == self.b.bytes(name)) {
+            return;
+        }
         let end = field(node, g.f_parameters).unwrap_or(name).end_byte();
         let signature = self.b.flat_text(node.start_byte(), end);
         let (class, prefix) = (self.class.take(), std::mem::take(&mut self.prefix));
