@@ -404,12 +404,12 @@ fn git_repository(files: &[(&str, &str)]) -> (tempfile::TempDir, String) {
 #[test]
 fn tasks_in_languages_no_frontend_reads_are_unsupported_not_ok() {
     let (repo, base) = git_repository(&[
-        ("store/store.rb", "class Store\n  def get = 1\nend\n"),
+        ("store/store.lua", "class Store\n  def get = 1\nend\n"),
         ("pkg/api.py", "def get():\n    return 1\n"),
         ("README.md", "# demo\n"),
     ]);
-    let go_change = "--- a/store/store.rb\n+++ b/store/store.rb\n@@ -1,3 +1,4 @@\n class Store\n   def get = 1\n+  def set_limit(n) = n\n end\n";
-    let go_test = "--- /dev/null\n+++ b/spec/store_spec.rb\n@@ -0,0 +1,3 @@\n+describe Store do\n+  it { Store.new.set_limit(3) }\n+end\n";
+    let go_change = "--- a/store/store.lua\n+++ b/store/store.lua\n@@ -1,3 +1,4 @@\n class Store\n   def get = 1\n+  def set_limit(n) = n\n end\n";
+    let go_test = "--- /dev/null\n+++ b/spec/store_spec.lua\n@@ -0,0 +1,3 @@\n+describe Store do\n+  it { Store.new.set_limit(3) }\n+end\n";
     let py_change =
         "--- a/pkg/api.py\n+++ b/pkg/api.py\n@@ -1,2 +1,5 @@\n def get():\n     return 1\n+\n+\n+def put():\n";
     let py_test = "--- /dev/null\n+++ b/tests/test_api.py\n@@ -0,0 +1,4 @@\n+from pkg.api import put\n+\n+def test_put():\n+    put()\n";
@@ -439,16 +439,16 @@ fn tasks_in_languages_no_frontend_reads_are_unsupported_not_ok() {
     assert_eq!(go["status"], "unsupported", "{go:#}");
     assert_eq!(go["error"]["kind"], "unsupported_language");
     let message = go["error"]["message"].as_str().unwrap();
-    assert!(message.contains(".rb (2 files)") && message.contains("python, java, go"), "{message}");
-    assert_eq!(go["coverage"], json!({"languages": [], "unread_source_files": 2, "unread_extensions": ["rb"]}));
+    assert!(message.contains(".lua (2 files)") && message.contains("python, java, go"), "{message}");
+    assert_eq!(go["coverage"], json!({"languages": [], "unread_source_files": 2, "unread_extensions": ["lua"]}));
 
     let mixed = by_id(&records, "mixed");
     assert_eq!(mixed["status"], "ok", "{mixed:#}");
     assert_eq!(
         mixed["coverage"],
-        json!({"languages": ["python"], "unread_source_files": 1, "unread_extensions": ["rb"]})
+        json!({"languages": ["python"], "unread_source_files": 1, "unread_extensions": ["lua"]})
     );
-    assert!(mixed["notes"].to_string().contains("1 changed source files were not read (.rb)"), "{mixed:#}");
+    assert!(mixed["notes"].to_string().contains("1 changed source files were not read (.lua)"), "{mixed:#}");
     assert_eq!(mixed["selections"]["defuse"][0]["name"], "put");
 
     let docs = by_id(&records, "docs-only");
@@ -499,17 +499,17 @@ fn go_tasks_are_read_and_report_their_coverage() {
     let (repo, base) = git_repository(&[
         ("go.mod", "module example.com/store\n\ngo 1.22\n"),
         ("store/store.go", "package store\n\ntype Store struct{}\n"),
-        ("native/store.rb", "def get = 1\n"),
+        ("native/store.lua", "def get = 1\n"),
     ]);
     let code = "--- a/store/store.go\n+++ b/store/store.go\n@@ -1,3 +1,6 @@\n package store\n \n type Store struct{}\n+\n+// SetLimit bounds the store.\n+func (s *Store) SetLimit(n int) {}\n";
     let test = "--- /dev/null\n+++ b/store/store_test.go\n@@ -0,0 +1,7 @@\n+package store_test\n+\n+import \"example.com/store/store\"\n+\n+func ExampleStore_SetLimit() {\n+\tnew(store.Store).SetLimit(3)\n+}\n";
-    let ruby = "--- a/native/store.rb\n+++ b/native/store.rb\n@@ -1 +1,2 @@\n def get = 1\n+def put = 2\n";
+    let lua = "--- a/native/store.lua\n+++ b/native/store.lua\n@@ -1 +1,2 @@\n def get = 1\n+def put = 2\n";
     let go_mod = "--- a/go.mod\n+++ b/go.mod\n@@ -1,3 +1,5 @@\n module example.com/store\n \n go 1.22\n+\n+require example.com/dep v1.0.0\n";
     let task = |id: &str, patch: String, test_patch: &str| {
         json!({"instance_id": id, "repo": "acme/store", "base_commit": base, "patch": patch, "test_patch": test_patch})
             .to_string()
     };
-    let lines = [task("go", format!("{go_mod}{code}{ruby}"), test), task("ruby-only", ruby.to_owned(), "")];
+    let lines = [task("go", format!("{go_mod}{code}{lua}"), test), task("lua-only", lua.to_owned(), "")];
     let dir = tempfile::tempdir().unwrap();
     let dataset = dir.path().join("tasks.jsonl");
     std::fs::write(&dataset, lines.join("\n") + "\n").unwrap();
@@ -522,8 +522,8 @@ fn go_tasks_are_read_and_report_their_coverage() {
 
     let go = by_id(&records, "go");
     assert_eq!(go["status"], "ok", "{go:#}");
-    // The go.mod is read (for its module path) with the Go sources; the Ruby file is not.
-    assert_eq!(go["coverage"], json!({"languages": ["go"], "unread_source_files": 1, "unread_extensions": ["rb"]}));
+    // The go.mod is read (for its module path) with the Go sources; the Lua file is not.
+    assert_eq!(go["coverage"], json!({"languages": ["go"], "unread_source_files": 1, "unread_extensions": ["lua"]}));
     let selected = &go["selections"]["defuse"];
     assert_eq!(selected.as_array().map(Vec::len), Some(1), "{selected:#}");
     let set_limit = &selected[0];
@@ -537,8 +537,8 @@ fn go_tasks_are_read_and_report_their_coverage() {
         "- `store/store.go`\n  - in struct `Store`:\n    - method `SetLimit`: `func (s *Store) SetLimit(n int)`\n"
     );
 
-    let ruby_only = by_id(&records, "ruby-only");
-    assert_eq!(ruby_only["status"], "unsupported", "{ruby_only:#}");
-    assert_eq!(ruby_only["error"]["kind"], "unsupported_language");
-    assert_eq!(ruby_only["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["rb"]}));
+    let lua_only = by_id(&records, "lua-only");
+    assert_eq!(lua_only["status"], "unsupported", "{lua_only:#}");
+    assert_eq!(lua_only["error"]["kind"], "unsupported_language");
+    assert_eq!(lua_only["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["lua"]}));
 }

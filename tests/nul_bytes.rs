@@ -29,6 +29,9 @@ const CASES: &[(&str, &str)] = &[
     ("a.php", "<?php\nfunction first() {}\n@@\nfunction second() {}\n"),
     ("a.php", "<?php\n$s = 'a@@b';\nfunction second() {}\n"),
     ("a.php", "<?php\n# a@@b\nfunction second() {}\n"),
+    ("a.rb", "def first; end\n@@\ndef second; end\n"),
+    ("a.rb", "s = 'a@@b'\ndef second; end\n"),
+    ("a.rb", "# a@@b\ndef second; end\n"),
 ];
 
 #[test]

@@ -43,6 +43,7 @@ pub fn frontends() -> Vec<Box<dyn Frontend>> {
     frontends.push(Box::new(hintlens_rust::Rust));
     frontends.extend(hintlens_c::frontends());
     frontends.push(Box::new(hintlens_php::Php));
+    frontends.push(Box::new(hintlens_ruby::Ruby));
     frontends
 }
 

@@ -889,9 +889,30 @@ impl SnapshotIndex {
         language: LanguageId,
         names: &[Vec<&str>],
     ) -> Vec<(&'s str, SourceFile)> {
+        self.naming_every_part(db, self.directory(db, dir, language), names)
+    }
+
+    /// [`SnapshotIndex::in_directory_naming`] over every directory: where a namespace's files
+    /// lie anywhere (Ruby's constants, a class reopened in any file).
+    pub fn of_language_naming<'s>(
+        &'s self,
+        db: &dyn Db,
+        language: LanguageId,
+        names: &[Vec<&str>],
+    ) -> Vec<(&'s str, SourceFile)> {
+        let files = self.files.iter().filter(|(_, slot)| self.language(db, slot) == language);
+        self.naming_every_part(db, files.map(|(path, slot)| (&**path, slot)), names)
+    }
+
+    fn naming_every_part<'s>(
+        &'s self,
+        db: &dyn Db,
+        files: impl Iterator<Item = (&'s str, &'s Slot)>,
+        names: &[Vec<&str>],
+    ) -> Vec<(&'s str, SourceFile)> {
         let words: Option<Vec<Vec<u32>>> =
             names.iter().map(|parts| parts.iter().map(|part| words::word_of(part)).collect()).collect();
-        self.directory(db, dir, language)
+        files
             .filter(|(path, slot)| match &words {
                 Some(names) => self
                     .words(db, path, slot)

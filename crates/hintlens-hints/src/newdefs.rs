@@ -73,17 +73,20 @@ impl ChangedFile<'_> {
         at_base
     }
 
-    /// The files of B beside this one (its directory) in the namespace it has in R that name
-    /// every part of one of `names`, its own counterpart left out. None where the language has
-    /// no namespaces.
+    /// The files of B beside this one (its directory, or anywhere where the language's
+    /// namespaces span directories) in the namespace it has in R that name every part of one of
+    /// `names`, its own counterpart left out. None where the language has no namespaces.
     fn namespace_siblings(&self, db: &dyn Db, names: &[Vec<&str>]) -> Vec<(&str, SourceFile)> {
         let language = self.file.language(db);
         let frontend = db.frontend(language);
         let Some(namespace) = frontend.namespace(self.path, file_index(db, self.file)) else { return Vec::new() };
         let dir = self.path.rsplit_once('/').map_or("", |(dir, _)| dir);
         let own = self.base.map(|(p, _)| p);
-        self.base_snapshot
-            .in_directory_naming(db, dir, language, names)
+        let files = match frontend.namespace_spans_directories() {
+            true => self.base_snapshot.of_language_naming(db, language, names),
+            false => self.base_snapshot.in_directory_naming(db, dir, language, names),
+        };
+        files
             .into_iter()
             .filter(|&(p, _)| Some(p) != own && p != self.path)
             .filter(|&(p, b)| frontend.namespace(p, file_index(db, b)).as_deref() == Some(namespace.as_str()))

@@ -735,6 +735,14 @@ pub trait Frontend: Send + Sync + 'static {
         None
     }
 
+    /// Whether a [`Frontend::namespace`]'s files may lie in any directory rather than in one
+    /// (Java's and Go's packages): Ruby's constants, where a class is reopened in any file
+    /// (`class Shop::Cart` in `lib/shop/cart/discounts.rb`), and is new only if no file of B
+    /// defined it.
+    fn namespace_spans_directories(&self) -> bool {
+        false
+    }
+
     /// The repository-wide module an import names, in the notation of
     /// [`Frontend::module_name`]: Python resolves leading dots against the importing module
     /// (`importing_module`, the module name of `importing_path`), Rust `crate::`, `self::` and

@@ -29,6 +29,14 @@ pub enum ScopeKind {
     /// is bound from its declaration on, so a use before it (`info := info.Flipt{}`, the value of
     /// the declaration that binds it) sees the binding around the block.
     Block,
+    /// A block whose values are bound from their assignment on but whose definitions are seen
+    /// throughout (Ruby's `do … end` and `{ … }`: a local exists once assigned, while a helper
+    /// method or `let` defined below an example is called from it all the same).
+    OpenBlock,
+    /// An [`ScopeKind::OpenBlock`] that sees the definitions of the scopes around it but not
+    /// their values: Ruby's `def`, `class` and `module` bodies, where an outer local is out of
+    /// reach while a method of the enclosing class or example group is still called bare.
+    SealedBlock,
     /// A comprehension or generator expression: its targets are its own, but an assignment
     /// expression (`:=`) in it binds in the enclosing function.
     Comprehension,
@@ -142,16 +150,24 @@ impl Scopes {
 
     fn lookup(&self, from: ScopeId, hash: u64, at: u32) -> Binding {
         let mut scope = from;
+        // Whether the lookup has left a sealed block: values bound past it are out of reach.
+        let mut sealed = false;
         loop {
             let (parent, kind) = self.scopes[scope as usize];
             // A class body's names are seen from the body, not from the functions inside it.
             let visible = kind != ScopeKind::Class || scope == from;
             if visible && let Some(&(binding, since)) = self.bound.get(&(scope, hash)) {
                 // A block's name is bound from its declaration on.
-                if kind != ScopeKind::Block || since < at {
+                let declared = match kind {
+                    ScopeKind::Block => since < at,
+                    ScopeKind::OpenBlock | ScopeKind::SealedBlock => binding != Binding::Local || since < at,
+                    _ => true,
+                };
+                if declared && !(sealed && binding == Binding::Local) {
                     return binding;
                 }
             }
+            sealed |= kind == ScopeKind::SealedBlock;
             // A module sees none of the names around it (Rust's inline `mod x { … }`).
             if kind == ScopeKind::Module {
                 return Binding::Free;
