@@ -19,7 +19,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
         .flat(&[g.identifier, g.constant], &[g.comment, g.string_content])
         .plain_name(g.identifier)
         .chains(
-            &[g.identifier, g.constant],
+            &[g.identifier, g.constant, g.instance_variable, g.class_variable],
             &[(g.call, g.f_receiver, g.f_method), (g.scope_resolution, g.f_scope, g.f_name)],
         );
     let mut walk = Walk { g, b, owner: None, prefix: String::new(), private: false, error_args: 0 };
@@ -80,7 +80,9 @@ hintlens_tree::grammar_ids! {
             pair = "pair", block_argument = "block_argument", argument_list = "argument_list",
             setter = "setter", self_ = "self", interpolation = "interpolation", body_statement = "body_statement",
             keyword_parameter = "keyword_parameter", exception_variable = "exception_variable",
-            rest_assignment = "rest_assignment"
+            rest_assignment = "rest_assignment",
+            instance_variable = "instance_variable",
+            class_variable = "class_variable"
         }
         fields {
             f_name = "name", f_body = "body", f_parameters = "parameters", f_superclass = "superclass",
@@ -498,7 +500,7 @@ impl<'t> Walk<'t> {
                 // `Struct.new(…) do … end`: the block is the class's body.
                 let block = field(call, g.f_block);
                 if let Some(arguments) = field(call, g.f_arguments) {
-                    self.visit_arguments(arguments, None, &[]);
+                    self.visit_arguments(arguments, false, None, &[]);
                 }
                 self.body_of(id, local, block.and_then(|b| field(b, g.f_body)));
             }
@@ -677,7 +679,7 @@ impl<'t> Walk<'t> {
             if stub {
                 self.stub_keys(arguments);
             }
-            self.visit_arguments(arguments, if stub { None } else { callee.as_deref() }, &[naming]);
+            self.visit_arguments(arguments, !stub, callee.as_deref(), &[naming]);
             if naming == 1 {
                 self.named_method(arguments);
             }
@@ -721,7 +723,7 @@ impl<'t> Walk<'t> {
                     let kind = if self.owner.is_some() { DefKind::Method } else { DefKind::Function };
                     self.define_method(spelled, first, node, kind, false);
                 }
-                self.visit_arguments(arguments, None, &[0]);
+                self.visit_arguments(arguments, false, None, &[0]);
                 self.with(block, Self::visit);
             }
             "alias_method" => {
@@ -780,20 +782,19 @@ impl<'t> Walk<'t> {
     }
 
     /// The arguments of a call: keyword arguments (`retries: 1`) are uses of the parameter of
-    /// `callee`, a `&:name` block argument a call of `name`; the arguments at positions `skip`
+    /// `callee` (when `keywords`: a stub's keys are methods, read apart), a `&:name` block argument a call of `name`; the arguments at positions `skip`
     /// that are symbols or strings naming methods are read by the caller.
-    fn visit_arguments(&mut self, arguments: Node<'t>, callee: Option<&str>, skip: &[usize]) {
+    fn visit_arguments(&mut self, arguments: Node<'t>, keywords: bool, callee: Option<&str>, skip: &[usize]) {
         let g = self.g;
         let mut position = 0;
         for argument in named_children(arguments) {
             if argument.kind_id() == g.pair {
                 match field(argument, g.f_key) {
-                    Some(key) if key.kind_id() == g.hash_key_symbol => {
-                        if let Some(callee) = callee {
-                            let qualifier = Some(callee.to_owned());
-                            self.b.use_name(key, UseKind::KeywordArgument, qualifier);
-                        }
+                    // A callee that is no chain of names (`make().run(k: 1)`): by name.
+                    Some(key) if key.kind_id() == g.hash_key_symbol && keywords => {
+                        self.b.use_name(key, UseKind::KeywordArgument, callee.map(str::to_owned));
                     }
+                    Some(key) if key.kind_id() == g.hash_key_symbol => {}
                     Some(key) => self.visit(key),
                     None => {}
                 }

@@ -82,6 +82,8 @@ x
 "#{interpolated}"
 config.retries
 self.owner
+@tester.word(exclude_words: [])
+make.run(fast: true)
 "##
 );
 
