@@ -56,41 +56,55 @@ impl ChangedFile<'_> {
         // Only a sibling that names every part of a local name the counterpart lacks
         // (`Store.SetLimit`: `Store` and `SetLimit`) can define it: the others are not read (a
         // Java package directory holds hundreds of files).
-        let mut missing: Vec<Vec<&str>> = index
+        let mut missing: Vec<(String, DefKind, Vec<&str>)> = index
             .definitions
             .iter()
             .enumerate()
             .filter(|&(i, _)| wanted(i as DefId))
-            .map(|(_, d)| d)
-            .filter(|d| !at_base.contains(&(qualified_name(db, self.path, self.file, &d.local_name), d.kind)))
-            .map(|d| d.local_name.split('.').collect())
+            .map(|(_, d)| (qualified_name(db, self.path, self.file, &d.local_name), d.kind, d))
+            .filter(|(qualified, kind, _)| !at_base.contains(&(qualified.clone(), *kind)))
+            .map(|(qualified, kind, d)| (qualified, kind, d.local_name.split('.').collect()))
             .collect();
         missing.sort_unstable();
         missing.dedup();
-        if !missing.is_empty() {
-            at_base.extend(self.namespace_siblings(db, &missing).into_iter().flat_map(definitions));
+        if missing.is_empty() {
+            return at_base;
+        }
+        let Some(namespace) = self.namespace(db) else { return at_base };
+        let parts: Vec<Vec<&str>> = missing.iter().map(|(_, _, parts)| parts.clone()).collect();
+        // Siblings are read one at a time, only until every missing definition is found: the
+        // modules every file of a Ruby gem reopens (`module RuboCop`) are found in the first.
+        for (path, b) in self.namespace_siblings(db, &parts) {
+            if db.frontend(b.language(db)).namespace(path, file_index(db, b)).as_deref() != Some(namespace.as_str()) {
+                continue;
+            }
+            at_base.extend(definitions((path, b)));
+            missing.retain(|(qualified, kind, _)| !at_base.contains(&(qualified.clone(), *kind)));
+            if missing.is_empty() {
+                break;
+            }
         }
         at_base
     }
 
+    /// The namespace the file has in R ([`hintlens_syntax::Frontend::namespace`]).
+    fn namespace(&self, db: &dyn Db) -> Option<String> {
+        db.frontend(self.file.language(db)).namespace(self.path, file_index(db, self.file))
+    }
+
     /// The files of B beside this one (its directory, or anywhere where the language's
-    /// namespaces span directories) in the namespace it has in R that name every part of one of
-    /// `names`, its own counterpart left out. None where the language has no namespaces.
+    /// namespaces span directories) that name every part of one of `names`, its own
+    /// counterpart left out, in path order: those that can share its namespace and define one
+    /// of them.
     fn namespace_siblings(&self, db: &dyn Db, names: &[Vec<&str>]) -> Vec<(&str, SourceFile)> {
         let language = self.file.language(db);
-        let frontend = db.frontend(language);
-        let Some(namespace) = frontend.namespace(self.path, file_index(db, self.file)) else { return Vec::new() };
         let dir = self.path.rsplit_once('/').map_or("", |(dir, _)| dir);
         let own = self.base.map(|(p, _)| p);
-        let files = match frontend.namespace_spans_directories() {
+        let files = match db.frontend(language).namespace_spans_directories() {
             true => self.base_snapshot.of_language_naming(db, language, names),
             false => self.base_snapshot.in_directory_naming(db, dir, language, names),
         };
-        files
-            .into_iter()
-            .filter(|&(p, _)| Some(p) != own && p != self.path)
-            .filter(|&(p, b)| frontend.namespace(p, file_index(db, b)).as_deref() == Some(namespace.as_str()))
-            .collect()
+        files.into_iter().filter(|&(p, _)| Some(p) != own && p != self.path).collect()
     }
 }
 

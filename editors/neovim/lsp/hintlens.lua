@@ -119,7 +119,7 @@ local capabilities = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_c
 ---@type vim.lsp.Config
 return {
   cmd = server_cmd(),
-  filetypes = { 'python', 'java', 'go', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'rust', 'c', 'cpp', 'php' },
+  filetypes = { 'python', 'java', 'go', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'rust', 'c', 'cpp', 'php', 'ruby' },
   root_markers = { '.hintlens.toml', '.git' },
   -- Empty: the server's defaults (base HEAD, defuse, declaration) and `.hintlens.toml` decide;
   -- whatever is set here wins over the file.

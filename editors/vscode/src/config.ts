@@ -24,6 +24,7 @@ export const LANGUAGES = [
     'c',
     'cpp',
     'php',
+    'ruby',
 ];
 
 /** Selection policies (SPEC §3); the server rejects names it does not implement yet. */

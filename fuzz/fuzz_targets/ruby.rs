@@ -1,0 +1,10 @@
+//! The Ruby frontend's extraction: never panics, and what it returns is well formed.
+#![no_main]
+
+use hintlens_syntax::Frontend;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let index = hintlens_ruby::Ruby.extract(data);
+    hintlens_fuzz::check_index(&index, data);
+});
