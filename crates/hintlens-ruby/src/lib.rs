@@ -40,6 +40,7 @@ const EXTENSIONS: &[&str] = &[".rb", ".rake", ".gemspec"];
 static SPEC: LanguageSpec = LanguageSpec {
     name: "ruby",
     extensions: EXTENSIONS,
+    shared_extensions: &[],
     // `#` comments and `'`/`"` strings. An interpolation (`"#{name}"`) is read as string: a
     // name used only there is a word too few for the lexer, found by the parse of a changed
     // file all the same.
@@ -47,9 +48,9 @@ static SPEC: LanguageSpec = LanguageSpec {
     test_patterns: &["*_spec.rb", "*_test.rb", "spec/"],
     keywords: &[
         "BEGIN", "END", "__ENCODING__", "__FILE__", "__LINE__", "alias", "and", "begin", "break", "case", "class",
-        "def", "defined?", "do", "else", "elsif", "end", "ensure", "false", "for", "if", "in", "module", "next", "nil",
-        "not", "or", "redo", "rescue", "retry", "return", "self", "super", "then", "true", "undef", "unless", "until",
-        "when", "while", "yield",
+        "def", "do", "else", "elsif", "end", "ensure", "false", "for", "if", "in", "module", "next", "nil", "not",
+        "or", "redo", "rescue", "retry", "return", "self", "super", "then", "true", "undef", "unless", "until", "when",
+        "while", "yield",
     ],
 };
 
