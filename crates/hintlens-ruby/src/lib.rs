@@ -113,18 +113,7 @@ impl Frontend for Ruby {
     /// a module path (`spec/shop` + `../../lib/shop` → `lib.shop`).
     fn import_target(&self, importing_path: &str, _importing_module: &str, module: &str) -> String {
         let Some(relative) = module.strip_prefix("./") else { return module.to_owned() };
-        let mut out: Vec<&str> = importing_path.split('/').collect();
-        out.pop();
-        for component in relative.split('/') {
-            match component {
-                "" | "." => {}
-                ".." => {
-                    out.pop();
-                }
-                c => out.push(c),
-            }
-        }
-        out.join(".")
+        hintlens_tree::relative_path(importing_path, relative).join(".")
     }
 
     /// Methods are called, with or without a receiver and parentheses (a bare name is a call

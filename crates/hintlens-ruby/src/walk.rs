@@ -288,14 +288,7 @@ impl<'t> Walk<'t> {
     /// and a bare `private` makes the methods after it private.
     fn statements(&mut self, node: Node<'t>) {
         let g = self.g;
-        let mut comments: Vec<Node<'t>> = Vec::new();
-        for child in named_children(node) {
-            if child.kind_id() == g.comment {
-                comments.push(child);
-                continue;
-            }
-            let doc = self.doc(&comments, child);
-            comments.clear();
+        for (child, doc) in self.b.documented(named_children(node), g.comment) {
             if child.kind_id() == g.identifier {
                 match self.b.bytes(child) {
                     b"private" | b"protected" => {
@@ -316,24 +309,6 @@ impl<'t> Walk<'t> {
                 _ => self.visit(child),
             }
         }
-    }
-
-    /// The `#` comments of `block` that end on the line just above `node`, without their marks.
-    fn doc(&self, block: &[Node<'t>], node: Node<'t>) -> Option<String> {
-        let mut lines: Vec<String> = Vec::new();
-        let mut next_row = node.start_position().row;
-        for comment in block.iter().rev() {
-            if comment.end_position().row + 1 != next_row {
-                break;
-            }
-            next_row = comment.start_position().row;
-            let text = self.b.str(*comment);
-            let text = text.trim_start_matches('#');
-            lines.push(text.strip_prefix(' ').unwrap_or(text).trim_end().to_owned());
-        }
-        lines.reverse();
-        let doc = lines.join("\n").trim().to_owned();
-        (!doc.is_empty()).then_some(doc)
     }
 
     /// `class Shop::Cart < Base … end` or `module Shop … end`: the constant's last name,

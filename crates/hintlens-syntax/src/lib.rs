@@ -978,10 +978,14 @@ pub fn quoted_path_components(src: &[u8], start: usize, end: usize) -> Vec<(usiz
     out
 }
 
-/// A C-family comment's text without its markers (`// x`, `/* x */`, `/** x */`, leading `*`
-/// of each line): the doc comment of a Go or TypeScript definition.
+/// A comment's text without its markers (`// x`, `/* x */`, `/** x */`, leading `*` of each
+/// line; `# x`, `## x`): the doc comment of a Go, TypeScript or Ruby definition.
 pub fn comment_text(comment: &str) -> String {
     if let Some(line) = comment.strip_prefix("//") {
+        return line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned();
+    }
+    if comment.starts_with('#') {
+        let line = comment.trim_start_matches('#');
         return line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned();
     }
     let inner = comment.strip_prefix("/*").unwrap_or(comment);

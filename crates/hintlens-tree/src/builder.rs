@@ -353,7 +353,7 @@ impl<'t> Builder<'t> {
     }
 
     /// The text of the comments of `block` that end on the line just above `node`, each
-    /// without its markers ([`comment_text`]), as one doc: the Go and JSDoc convention.
+    /// without its markers ([`comment_text`]), as one doc: the Go, JSDoc and Ruby convention.
     pub fn doc_above(&self, block: &[Node], node: Node) -> Option<String> {
         let mut lines: Vec<String> = Vec::new();
         let mut next_row = node.start_position().row;

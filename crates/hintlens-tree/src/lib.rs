@@ -147,6 +147,25 @@ pub fn unquote(literal: &[u8], quotes: &[char]) -> String {
     inner.to_owned()
 }
 
+/// The components of the path `relative` (`../src/user`) taken from the directory of the file
+/// `importing_path` (`test/user.js`): `src`, `user`. `.` and empty components are skipped, `..`
+/// goes up (never above the root): how TypeScript's relative specifiers and Ruby's
+/// `require_relative` name files.
+pub fn relative_path<'p>(importing_path: &'p str, relative: &'p str) -> Vec<&'p str> {
+    let mut parts: Vec<&str> = importing_path.split('/').collect();
+    parts.pop();
+    for component in relative.split('/') {
+        match component {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    parts
+}
+
 /// `text` with every NUL byte a space: what tree-sitter reads to the end.
 fn without_nul(text: &[u8]) -> Cow<'_, [u8]> {
     if memchr::memchr(0, text).is_none() {

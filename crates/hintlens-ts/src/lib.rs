@@ -147,18 +147,7 @@ impl Frontend for Script {
         if !module.starts_with('.') {
             return module.to_owned();
         }
-        let mut parts: Vec<&str> = importing_path.split('/').collect();
-        parts.pop();
-        for component in module.split('/') {
-            match component {
-                "" | "." => {}
-                ".." => {
-                    parts.pop();
-                }
-                c => parts.push(c),
-            }
-        }
-        module_of_path(&parts.join("/"))
+        module_of_path(&hintlens_tree::relative_path(importing_path, module).join("/"))
     }
 
     /// React components and functions taking an options object take their keywords from the
