@@ -136,14 +136,15 @@ fn no_identifier_under_the_cursor_is_no_hover() {
 
 #[test]
 fn a_source_file_no_frontend_reads_says_so() {
-    let fixture = format!("{PYTHON_API}//- work /store/store.rb\nclass Store\n  def set_limit(n); end\nend\n");
+    let fixture =
+        format!("{PYTHON_API}//- work /store/store.lua\nlocal Store = {{}}\nfunction Store.set_limit(n) end\n");
     let mut server = TestServer::ready(&fixture, json!({}));
-    let hover = server.hover_at("store/store.rb", 1, 6);
-    let expected = "hintlens cannot read `.rb` files: no frontend claims them (it reads python, java, go";
+    let hover = server.hover_at("store/store.lua", 1, 6);
+    let expected = "hintlens cannot read `.lua` files: no frontend claims them (it reads python, java, go";
     assert!(hover.starts_with(expected), "{hover}");
-    let lenses = server.lenses("store/store.rb");
+    let lenses = server.lenses("store/store.lua");
     assert_eq!(lenses.len(), 1, "{lenses:?}");
-    assert!(lenses[0].starts_with("1: hintlens cannot read `.rb` files"), "{lenses:?}");
+    assert!(lenses[0].starts_with("1: hintlens cannot read `.lua` files"), "{lenses:?}");
     // Files that are no source code stay silent, as before.
     assert!(server.hover_raw("README.md", 0, 0).is_err());
 }
