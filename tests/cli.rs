@@ -542,3 +542,37 @@ fn go_tasks_are_read_and_report_their_coverage() {
     assert_eq!(lua_only["error"]["kind"], "unsupported_language");
     assert_eq!(lua_only["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["lua"]}));
 }
+
+#[test]
+fn a_file_missing_from_git_fails_its_task_naming_the_file_once() {
+    let (repo, base) = git_repository(&[
+        ("go.mod", "module example.com/store\n\ngo 1.22\n"),
+        ("store/store.go", "package store\n\ntype Store struct{}\n"),
+        ("native/store.c", "int SetLimit(int n) { return n; }\n"),
+    ]);
+    // A partial clone or a mirror without its largest blobs: the C file's object is gone.
+    let blob = std::process::Command::new("git")
+        .args(["rev-parse", &format!("{base}:native/store.c")])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    let blob = String::from_utf8(blob.stdout).unwrap().trim().to_owned();
+    std::fs::remove_file(repo.path().join(".git/objects").join(&blob[..2]).join(&blob[2..])).unwrap();
+    let code = "--- a/store/store.go\n+++ b/store/store.go\n@@ -1,3 +1,6 @@\n package store\n \n type Store struct{}\n+\n+// SetLimit bounds the store.\n+func (s *Store) SetLimit(n int) {}\n";
+    let test = "--- /dev/null\n+++ b/store/store_test.go\n@@ -0,0 +1,7 @@\n+package store_test\n+\n+import \"example.com/store/store\"\n+\n+func ExampleStore_SetLimit() {\n+\tnew(store.Store).SetLimit(3)\n+}\n";
+    let line =
+        json!({"instance_id": "go", "repo": "acme/store", "base_commit": base, "patch": code, "test_patch": test});
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = dir.path().join("tasks.jsonl");
+    std::fs::write(&dataset, format!("{line}\n")).unwrap();
+    let repo_arg = format!("acme/store={}", repo.path().display());
+    let output = hintlens().arg("batch").arg(&dataset).args(["--repo", &repo_arg]).output().unwrap();
+    let records = records(&output.stdout);
+    let go = by_id(&records, "go");
+    // No answer built without a file it needed passes for a whole one.
+    assert_eq!(go["status"], "error", "{go:#}");
+    assert_eq!(go["error"]["kind"], "git", "{go:#}");
+    let message = go["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("cannot read 1 files from git (native/store.c: "), "{message}");
+    assert_eq!(message.matches("native/store.c").count(), 1, "{message}");
+}

@@ -184,7 +184,14 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     };
     compute(db, &task, &change_documentation, spec.selections, spec.projections, extras, &mut output);
     // An answer built without a file it needed is no answer.
-    let unread: Vec<String> = base_index.read_errors().into_iter().chain(reference_index.read_errors()).collect();
+    // Once each: the two snapshots share their unchanged blobs, and a blob is asked for again.
+    let unread: Vec<String> = base_index
+        .read_errors()
+        .into_iter()
+        .chain(reference_index.read_errors())
+        .collect::<std::collections::BTreeSet<String>>()
+        .into_iter()
+        .collect();
     if !unread.is_empty() {
         return Err(TaskError::new(
             ErrorKind::Git,
