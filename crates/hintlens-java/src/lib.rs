@@ -60,19 +60,9 @@ static SPEC: LanguageSpec = LanguageSpec {
 impl Frontend for Java {
     hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_java::LANGUAGE, walk: walk::extract);
 
-    /// `package.Stem` (`com.google.gson.JsonWriter`), or the bare stem without a package.
-    fn source_module_name(&self, path: &str, index: &FileIndex) -> String {
-        packages::in_package(index, stem(path))
-    }
-
-    fn module_name_last<'p>(&self, path: &'p str) -> Option<&'p str> {
-        Some(stem(path))
-    }
-
-    /// Java names live in packages, not files: `com.google.gson.JsonWriter.setIndent`.
-    fn qualified_name(&self, _path: &str, index: &FileIndex, local_name: &str) -> String {
-        packages::in_package(index, local_name)
-    }
+    // Java names live in packages, not files: the module is `package.Stem`
+    // (`com.google.gson.JsonWriter`); qualified names `com.google.gson.JsonWriter.setIndent`.
+    hintlens_tree::package_names!(extension: ".java");
 
     /// Methods and fields live in separate namespaces: a method is only ever called (or
     /// imported statically, or named as an annotation element), a field never called — except
@@ -112,9 +102,4 @@ impl Frontend for Java {
 /// Parses without extracting anything: the baseline extraction is measured against.
 pub fn parse_only(text: &[u8]) -> Option<Tree> {
     hintlens_tree::parse(&grammar::grammar().language, text, None)
-}
-
-/// `JsonWriter` for `…/JsonWriter.java`: the last part of the file's module name.
-fn stem(path: &str) -> &str {
-    packages::file_stem(path, ".java")
 }

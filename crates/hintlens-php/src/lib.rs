@@ -62,20 +62,9 @@ static SPEC: LanguageSpec = LanguageSpec {
 impl Frontend for Php {
     hintlens_tree::frontend!(spec: SPEC, grammar: tree_sitter_php::LANGUAGE_PHP, walk: walk::extract);
 
-    /// `Namespace.Stem` (`PhpCsFixer.Fixer.Basic.BracesFixer`), the class an autoloader finds
-    /// in the file; the bare stem without a namespace.
-    fn source_module_name(&self, path: &str, index: &FileIndex) -> String {
-        packages::in_package(index, stem(path))
-    }
-
-    fn module_name_last<'p>(&self, path: &'p str) -> Option<&'p str> {
-        Some(stem(path))
-    }
-
-    /// PHP names live in namespaces, not files: `App.Http.Client.send`.
-    fn qualified_name(&self, _path: &str, index: &FileIndex, local_name: &str) -> String {
-        packages::in_package(index, local_name)
-    }
+    // PHP names live in namespaces, not files: the module is `Namespace.Stem`, the class an
+    // autoloader finds in the file (`App.Http.Client`); qualified names `App.Http.Client.send`.
+    hintlens_tree::package_names!(extension: ".php");
 
     /// Methods, properties and constants live apart: `->name(…)` calls a method and `->name`
     /// reads a property; `T::NAME` is a constant or case, `T::$name` a static property. A
@@ -130,11 +119,6 @@ impl Frontend for Php {
 /// Parses without extracting anything: the baseline extraction is measured against.
 pub fn parse_only(text: &[u8]) -> Option<Tree> {
     hintlens_tree::parse(&tree_sitter_php::LANGUAGE_PHP.into(), text, None)
-}
-
-/// `Client` for `…/Client.php`: the class an autoloader expects the file to hold.
-fn stem(path: &str) -> &str {
-    packages::file_stem(path, ".php")
 }
 
 #[cfg(test)]

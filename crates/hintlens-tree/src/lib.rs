@@ -125,6 +125,34 @@ macro_rules! frontend {
     };
 }
 
+/// The [`hintlens_syntax::Frontend`] naming methods of a language whose definitions live in
+/// packages each file declares and whose files are named after the type they hold (Java's
+/// `package`, PHP's `namespace`; [`packages`]), inside its `impl Frontend`: the module a file
+/// is (`package.Stem`), which its stem decides the end of, and qualified names in the package.
+///
+/// ```ignore
+/// impl Frontend for Java {
+///     hintlens_tree::package_names!(extension: ".java");
+///     …
+/// }
+/// ```
+#[macro_export]
+macro_rules! package_names {
+    (extension: $extension:literal) => {
+        fn source_module_name(&self, path: &str, index: &$crate::reexport::FileIndex) -> String {
+            $crate::packages::in_package(index, $crate::packages::file_stem(path, $extension))
+        }
+
+        fn module_name_last<'p>(&self, path: &'p str) -> Option<&'p str> {
+            Some($crate::packages::file_stem(path, $extension))
+        }
+
+        fn qualified_name(&self, _path: &str, index: &$crate::reexport::FileIndex, local_name: &str) -> String {
+            $crate::packages::in_package(index, local_name)
+        }
+    };
+}
+
 /// What [`frontend!`] names, reachable from any crate that invokes it.
 #[doc(hidden)]
 pub mod reexport {
