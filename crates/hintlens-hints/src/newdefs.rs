@@ -71,18 +71,21 @@ impl ChangedFile<'_> {
             return at_base;
         }
         let Some(namespace) = self.namespace(db) else { return at_base };
-        let parts: Vec<Vec<&str>> = missing.iter().map(|(_, _, parts)| parts.clone()).collect();
-        // Siblings are read one at a time, only until every missing definition is found: the
-        // modules every file of a Ruby gem reopens (`module RuboCop`) are found in the first.
-        for (path, b) in self.namespace_siblings(db, &parts) {
+        // Siblings are parsed one at a time, each chosen among those naming every part of a
+        // definition still missing: the modules every file of a Ruby gem reopens
+        // (`module RuboCop`) are found in the first, and then only files naming the rest are
+        // candidates — a truly new name leaves few, where every file names `RuboCop`.
+        let mut visited: HashSet<&str> = HashSet::new();
+        while !missing.is_empty() {
+            let parts: Vec<Vec<&str>> = missing.iter().map(|(_, _, parts)| parts.clone()).collect();
+            let next = self.namespace_siblings(db, &parts).into_iter().find(|(path, _)| !visited.contains(path));
+            let Some((path, b)) = next else { break };
+            visited.insert(path);
             if db.frontend(b.language(db)).namespace(path, file_index(db, b)).as_deref() != Some(namespace.as_str()) {
                 continue;
             }
             at_base.extend(definitions((path, b)));
             missing.retain(|(qualified, kind, _)| !at_base.contains(&(qualified.clone(), *kind)));
-            if missing.is_empty() {
-                break;
-            }
         }
         at_base
     }
