@@ -910,14 +910,18 @@ impl SnapshotIndex {
         files: impl Iterator<Item = (&'s str, &'s Slot)>,
         names: &[Vec<&str>],
     ) -> Vec<(&'s str, SourceFile)> {
-        let words: Option<Vec<Vec<u32>>> =
-            names.iter().map(|parts| parts.iter().map(|part| words::word_of(part)).collect()).collect();
+        // Each name's words: a part that is no single word (`empty?`) holds its word runs.
+        let words: Vec<Vec<u32>> = names
+            .iter()
+            .map(|parts| {
+                parts.iter().flat_map(|part| words::word_of(part).map_or_else(|| words::name_words(part), |w| vec![w]))
+            })
+            .map(Iterator::collect)
+            .collect();
         files
-            .filter(|(path, slot)| match &words {
-                Some(names) => self
-                    .words(db, path, slot)
-                    .is_some_and(|w| names.iter().any(|parts| parts.iter().all(|&word| w.in_code(word)))),
-                None => true,
+            .filter(|(path, slot)| {
+                self.words(db, path, slot)
+                    .is_some_and(|w| words.iter().any(|parts| parts.iter().all(|&word| w.in_code(word))))
             })
             .filter_map(|(path, slot)| Some((path, self.file(db, path, slot)?)))
             .collect()
@@ -944,8 +948,16 @@ impl SnapshotIndex {
         let Some(slot) = self.files.get(path) else { return false };
         match words::word_of(name) {
             Some(word) => self.words(db, path, slot).is_some_and(|w| w.in_code(word)),
-            None => true,
+            None => self.may_spell(db, path, slot, &spelled_words(name)),
         }
+    }
+
+    /// Whether the file can spell a name of the word runs `runs` ([`words::name_words`]) in
+    /// its code or a string: what a name that is no single word must pass before a file is
+    /// parsed to tell. Always, for a name without word runs.
+    fn may_spell(&self, db: &dyn Db, path: &str, slot: &Slot, runs: &[u32]) -> bool {
+        runs.is_empty()
+            || self.words(db, path, slot).is_some_and(|w| w.contains_all(runs, || self.text(db, path, slot)))
     }
 
     /// The files that name `name` as an identifier — a word of their code, not of a comment or
@@ -968,11 +980,17 @@ impl SnapshotIndex {
 
     fn naming<'s>(&'s self, db: &dyn Db, name: &str) -> Vec<(&'s str, &'s Slot)> {
         let Some(word) = words::word_of(name) else {
-            // Not one word (`aria-label`): only the frontends' own names can tell.
+            // Not one word (`aria-label`, Ruby's `empty?`): only the frontends' own names can
+            // tell, in the files that hold its words.
+            let runs = spelled_words(name);
             return self
                 .files
                 .iter()
-                .filter(|(path, slot)| self.file(db, path, slot).is_some_and(|f| file_names(db, f).contains(name)))
+                .filter(|(path, slot)| {
+                    db.unwind_if_revision_cancelled();
+                    self.may_spell(db, path, slot, &runs)
+                        && self.file(db, path, slot).is_some_and(|f| file_names(db, f).contains(name))
+                })
                 .map(|(path, slot)| (&**path, slot))
                 .collect();
         };
@@ -1067,6 +1085,13 @@ impl SnapshotIndex {
     pub fn read_errors(&self) -> Vec<String> {
         self.blobs.as_ref().map(|b| b.errors.lock().unwrap_or_else(|e| e.into_inner()).clone()).unwrap_or_default()
     }
+}
+
+/// The words a file must hold to name `name` where it is no single word
+/// ([`words::name_words`]: Ruby's `empty?`, JSX's `aria-label`). None for a dotted name, which
+/// a file may reach without spelling its every part (`from . import x`).
+fn spelled_words(name: &str) -> Vec<u32> {
+    if name.contains('.') { Vec::new() } else { words::name_words(name) }
 }
 
 /// The module name of an indexed file (`pkg.formatting`, `com.google.gson.JsonWriter`).

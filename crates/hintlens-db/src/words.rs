@@ -132,6 +132,13 @@ pub fn word_of(name: &str) -> Option<u32> {
     (!bytes.is_empty() && bytes.iter().all(|&b| is_word_byte(b))).then(|| word_hash(bytes))
 }
 
+/// The words any spelling of a name that is no single word holds (Ruby's `empty?` and `x=`, a
+/// JSX `aria-label`): its runs of word bytes, as the lexer splits them. None for a name without
+/// any (`[]`, `+`), which no word can rule out.
+pub fn name_words(name: &str) -> Vec<u32> {
+    name.as_bytes().split(|&b| !is_word_byte(b)).filter(|w| !w.is_empty()).map(word_hash).collect()
+}
+
 /// The words a file holding a string literal of value `value` must contain: the value's own
 /// words, when the literal's source text is sure to spell the value as it is (printable ASCII
 /// without quotes or backslashes, which no frontend's unescaping produces from anything else).
@@ -149,6 +156,18 @@ pub fn string_parts(value: &str) -> Option<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Ruby predicate or setter is found by the word its code spells; an operator by none.
+    #[test]
+    fn names_that_are_no_single_word_keep_their_word_runs() {
+        let code = Words::of(b"if cache.empty? then x.size = 1 end\n", Dialect::Python);
+        assert_eq!(word_of("empty?"), None);
+        assert!(name_words("empty?").iter().all(|&w| code.in_code(w)));
+        assert!(name_words("size=").iter().all(|&w| code.in_code(w)));
+        assert_eq!(name_words("aria-label"), vec![word_hash(b"aria"), word_hash(b"label")]);
+        assert!(name_words("[]=").is_empty());
+        assert!(!name_words("full?").iter().all(|&w| code.in_code(w)));
+    }
 
     #[test]
     fn code_words_are_apart_from_comment_and_string_words() {

@@ -161,12 +161,15 @@ fn directory_files_naming_every_part_of_a_name_are_the_only_ones_parsed() {
     assert_eq!(names(&[vec!["Store", "set_limit"]]), ["pkg/store.py"], "a comment names nothing");
     assert!(log.lock().unwrap().is_empty(), "the words answer; only what is returned is ever parsed");
     assert_eq!(names(&[vec!["Store", "set_limit"], vec!["f"]]), ["pkg/calls.py", "pkg/store.py"]);
-    assert_eq!(names(&[vec!["aria-label"]]).len(), 4, "a part that is no word keeps every file");
+    assert!(names(&[vec!["aria-label"]]).is_empty(), "a part that is no word is found by its word runs");
+    assert_eq!(names(&[vec!["Store", "set_limit?"]]), ["pkg/store.py"], "`set_limit?` spells `set_limit`");
+    assert_eq!(names(&[vec!["[]"]]).len(), 4, "a part without words keeps every file");
     assert!(names(&[]).is_empty());
     // One file at a time: whether its code can name a name, from its words alone.
     assert!(demand.may_name(&db, "pkg/calls.py", "set_limit") && !demand.may_name(&db, "pkg/other.py", "set_limit"));
     assert!(!demand.may_name(&db, "pkg/mention.py", "set_limit"), "a comment names nothing");
     assert!(demand.may_name(&db, "pkg/other.py", "a.b"), "a name of several words may be named anywhere");
+    assert!(demand.may_name(&db, "pkg/calls.py", "set_limit?") && !demand.may_name(&db, "pkg/other.py", "set_limit?"));
     assert!(!demand.may_name(&db, "pkg/missing.py", "f"));
     assert!(log.lock().unwrap().is_empty(), "nothing is parsed: {:?}", log.lock().unwrap());
 }
