@@ -836,15 +836,6 @@ impl SnapshotIndex {
         }
     }
 
-    /// The input of `path` if it is indexed already — always, for a snapshot indexed up front
-    /// (the language server's); nothing is read.
-    pub fn indexed(&self, path: &str) -> Option<SourceFile> {
-        match self.files.get(path)? {
-            Slot::Ready(file) => Some(*file),
-            Slot::Blob { .. } => None,
-        }
-    }
-
     fn load(&self, db: &dyn Db, path: &str, entry: &Entry, language: LanguageId) -> Option<SourceFile> {
         let blobs = self.blobs.as_ref()?;
         blobs.answer(path, db.intern_blob(entry.id, language, &|| blobs.read(entry)))
