@@ -3,7 +3,7 @@
 
 Usage: scripts/fuzz-seeds.py [OUT_DIR]   (default: fuzz/corpus)
 
-- python, java, go, ts (TS, TSX and JS blocks), rust, c (C and C++ blocks), php, ruby: every source block of tests/scenarios/**/*.md in that language;
+- python, java, go, ts (TS, TSX and JS blocks), rust, c, cpp, php, ruby: every source block of tests/scenarios/**/*.md in that language;
 - patch: each scenario's code and test stages as git-style diffs, joined by a NUL byte (the
   target splits there);
 - dataset: benchmarks-data/example/tasks.jsonl, whole and a line at a time;
@@ -55,7 +55,7 @@ for md in sorted((root / "tests" / "scenarios").rglob("*.md")):
     stages = {"base": {}, "code": {}, "test": {}}
     for lang, stage, path, rest, body in fence.findall(md.read_text()):
         stages[stage][path] = None if "deleted" in rest else body
-        target = {"py": "python", "java": "java", "go": "go", "ts": "ts", "tsx": "ts", "js": "ts", "rust": "rust", "rs": "rust", "c": "c", "cpp": "c", "php": "php", "ruby": "ruby", "rb": "ruby"}.get(lang)
+        target = {"py": "python", "java": "java", "go": "go", "ts": "ts", "tsx": "ts", "js": "ts", "rust": "rust", "rs": "rust", "c": "c", "cpp": "cpp", "php": "php", "ruby": "ruby", "rb": "ruby"}.get(lang)
         if target and body:
             seed(target, body)
     base = stages["base"]
