@@ -35,7 +35,7 @@ mod text;
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect};
-use hintlens_syntax::{DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_syntax::{DefKind, Definition, Frontend, LanguageSpec, UseKind};
 use hintlens_tree::packages;
 use tree_sitter::Tree;
 
@@ -81,11 +81,6 @@ impl Frontend for Java {
     /// (`private static int count`).
     fn is_private(&self, def: &Definition) -> bool {
         packages::has_modifier(def, "private")
-    }
-
-    /// A package's types see each other without imports.
-    fn namespace(&self, _path: &str, index: &FileIndex) -> Option<String> {
-        Some(index.package.clone().unwrap_or_default())
     }
 
     /// `Class.forName("pkg.Name")`, reflection by name.

@@ -99,11 +99,6 @@ impl Frontend for Php {
         matches!(def.kind, DefKind::Method | DefKind::Constructor | DefKind::Function) && def.name.starts_with("__")
     }
 
-    /// A namespace's classes, functions and constants see each other unqualified.
-    fn namespace(&self, _path: &str, index: &FileIndex) -> Option<String> {
-        Some(index.package.clone().unwrap_or_default())
-    }
-
     /// `use A\B;` lets the importing file write `B`; it adds nothing to the file's class.
     fn imports_are_members(&self) -> bool {
         false

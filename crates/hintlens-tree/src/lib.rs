@@ -128,7 +128,8 @@ macro_rules! frontend {
 /// The [`hintlens_syntax::Frontend`] naming methods of a language whose definitions live in
 /// packages each file declares and whose files are named after the type they hold (Java's
 /// `package`, PHP's `namespace`; [`packages`]), inside its `impl Frontend`: the module a file
-/// is (`package.Stem`), which its stem decides the end of, and qualified names in the package.
+/// is (`package.Stem`), which its stem decides the end of, qualified names in the package, and
+/// the package as the namespace whose names see each other without an import.
 ///
 /// ```ignore
 /// impl Frontend for Java {
@@ -149,6 +150,11 @@ macro_rules! package_names {
 
         fn qualified_name(&self, _path: &str, index: &$crate::reexport::FileIndex, local_name: &str) -> String {
             $crate::packages::in_package(index, local_name)
+        }
+
+        /// A package's names see each other without an import.
+        fn namespace(&self, _path: &str, index: &$crate::reexport::FileIndex) -> Option<String> {
+            Some(index.package.clone().unwrap_or_default())
         }
     };
 }
