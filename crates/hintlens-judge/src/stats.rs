@@ -116,11 +116,15 @@ impl Samples {
 }
 
 /// One pair's scores: each scale's median and HVM; absent where no sample parsed.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Medians {
+    #[serde(rename = "N")]
     pub n: Option<f64>,
+    #[serde(rename = "D")]
     pub d: Option<f64>,
+    #[serde(rename = "G")]
     pub g: Option<f64>,
+    #[serde(rename = "HVM")]
     pub hvm: Option<f64>,
 }
 

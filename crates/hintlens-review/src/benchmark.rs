@@ -26,7 +26,7 @@ pub struct Task {
 impl Task {
     /// The mean HVM over the task's judged (identifier, attribute) pairs.
     pub fn hvm(&self) -> Option<f64> {
-        let all: Vec<f64> = self.judge.values().flatten().filter_map(|s| s.hvm).collect();
+        let all: Vec<f64> = self.judge.values().flatten().filter_map(|s| s.scores.hvm).collect();
         (!all.is_empty()).then(|| all.iter().sum::<f64>() / all.len() as f64)
     }
 }
@@ -36,14 +36,8 @@ impl Task {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AttributeScores {
     pub attribute: String,
-    #[serde(rename = "N")]
-    pub n: Option<f64>,
-    #[serde(rename = "D")]
-    pub d: Option<f64>,
-    #[serde(rename = "G")]
-    pub g: Option<f64>,
-    #[serde(rename = "HVM")]
-    pub hvm: Option<f64>,
+    #[serde(flatten)]
+    pub scores: Medians,
     /// Answers that could not be read, left out of the medians.
     pub unparsable: usize,
 }
@@ -187,9 +181,8 @@ fn scores(judged: &[Judged]) -> HashMap<String, BTreeMap<String, Vec<AttributeSc
     }
     let mut out: HashMap<String, BTreeMap<String, Vec<AttributeScores>>> = HashMap::new();
     for ((instance, identifier, attribute), s) in samples {
-        let Medians { n, d, g, hvm } = s.medians();
         let scores =
-            AttributeScores { attribute: attribute.as_str().to_owned(), n, d, g, hvm, unparsable: s.unparsable };
+            AttributeScores { attribute: attribute.as_str().to_owned(), scores: s.medians(), unparsable: s.unparsable };
         out.entry(instance.to_owned()).or_default().entry(identifier.to_owned()).or_default().push(scores);
     }
     out
@@ -225,10 +218,10 @@ mod tests {
         let t = b.task("t").unwrap();
         let name = &t.judge["m.f"][0];
         assert_eq!(
-            (name.attribute.as_str(), name.n, name.d, name.g, name.hvm),
+            (name.attribute.as_str(), name.scores.n, name.scores.d, name.scores.g, name.scores.hvm),
             ("name", Some(3.0), Some(1.0), Some(0.0), Some(2.0))
         );
-        assert_eq!(t.judge["m.f"][1].hvm, Some(-2.0));
+        assert_eq!(t.judge["m.f"][1].scores.hvm, Some(-2.0));
         assert_eq!(t.hvm(), Some(0.0));
         assert_eq!(b.task("u").unwrap().hvm(), None);
         assert!(b.judged);
