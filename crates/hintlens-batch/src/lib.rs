@@ -64,6 +64,19 @@ mod tests {
         }
     }
 
+    /// Whatever a frontend reads is source code, also where no frontend would read it: the one
+    /// table that tells an unread change from documentation knows every registered ending.
+    #[test]
+    fn every_ending_a_frontend_claims_is_source() {
+        for frontend in super::frontends() {
+            let spec = frontend.spec();
+            for ending in spec.extensions.iter().chain(spec.shared_extensions) {
+                let path = format!("src/file{ending}");
+                assert!(hintlens_snapshot::source_extension(&path).is_some(), "{} {ending}", spec.name);
+            }
+        }
+    }
+
     /// The "hintlens reads …" lists of errors name each language once, dialects included.
     #[test]
     fn each_language_is_listed_once() {

@@ -7,9 +7,9 @@
 /// files, documentation and data do not.
 pub const SOURCE_EXTENSIONS: &[&str] = &[
     "py", "pyi", "pyx", "java", "kt", "kts", "scala", "groovy", "go", "rs", "ts", "tsx", "mts", "cts", "js", "jsx",
-    "mjs", "cjs", "vue", "svelte", "c", "h", "cc", "cpp", "cxx", "hh", "hpp", "hxx", "m", "mm", "cs", "fs", "swift",
-    "rb", "php", "pl", "pm", "lua", "r", "jl", "dart", "ex", "exs", "erl", "hs", "ml", "mli", "clj", "elm", "zig",
-    "nim", "sh", "bash", "zsh", "ps1", "sql", "proto",
+    "mjs", "cjs", "vue", "svelte", "c", "h", "cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp", "tpp", "inl",
+    "m", "mm", "cs", "fs", "swift", "rb", "rake", "gemspec", "php", "pl", "pm", "lua", "r", "jl", "dart", "ex", "exs",
+    "erl", "hs", "ml", "mli", "clj", "elm", "zig", "nim", "tcl", "sh", "bash", "zsh", "ps1", "sql", "proto",
 ];
 
 /// The source-code extension of `path` (lower case), or `None` for anything else.
@@ -33,6 +33,9 @@ mod tests {
             ("src/lib.rs", "rs"),
             ("scripts/build.sh", "sh"),
             ("db/schema.sql", "sql"),
+            // Redis's tests: a change to them is an unread test file, not documentation.
+            ("tests/unit/type/list.tcl", "tcl"),
+            ("include/fmt/format.h++", "h++"),
         ] {
             assert_eq!(source_extension(path).as_deref(), Some(extension), "{path}");
         }
