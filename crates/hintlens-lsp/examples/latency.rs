@@ -91,6 +91,7 @@ fn parse_args() -> Args {
 struct Run {
     first_lens: Duration,
     background_end: Option<Duration>,
+    background_message: String,
     hover_during: Vec<Duration>,
     hover_after: Vec<Duration>,
     edit: Vec<Duration>,
@@ -211,6 +212,7 @@ fn measure_run(
     }
     client.wait_for_background();
     run.background_end = client.background_end.map(|at| at - started);
+    run.background_message = std::mem::take(&mut client.background_message);
     for (i, position) in positions.iter().enumerate() {
         let time = hover(&mut client, position);
         if i >= WARM_UP {
@@ -251,7 +253,11 @@ fn measure_run(
 fn print_run(run: &Run, baseline: Duration) {
     println!("  first real lens: {:.2} s after `initialized`", run.first_lens.as_secs_f64());
     match run.background_end {
-        Some(end) => println!("  background indexing ended: {:.2} s after `initialized`", end.as_secs_f64()),
+        Some(end) => println!(
+            "  background indexing ended: {:.2} s after `initialized` ({})",
+            end.as_secs_f64(),
+            run.background_message
+        ),
         None => println!("  background indexing: no end reported"),
     }
     report("  hover during background indexing", &run.hover_during, baseline);
@@ -394,6 +400,8 @@ struct Client {
     next_id: i32,
     initialized: Instant,
     background_end: Option<Instant>,
+    /// What the server said when its progress ended.
+    background_message: String,
 }
 
 impl Client {
@@ -415,8 +423,15 @@ impl Client {
                 }
             }
         });
-        let mut client =
-            Client { process, input, messages, next_id: 0, initialized: Instant::now(), background_end: None };
+        let mut client = Client {
+            process,
+            input,
+            messages,
+            next_id: 0,
+            initialized: Instant::now(),
+            background_end: None,
+            background_message: String::new(),
+        };
         client.request(
             "initialize",
             json!({
@@ -476,6 +491,7 @@ impl Client {
             Message::Notification(n) => {
                 if n.method == "$/progress" && n.params["value"]["kind"] == "end" && self.background_end.is_none() {
                     self.background_end = Some(Instant::now());
+                    self.background_message = n.params["value"]["message"].as_str().unwrap_or_default().to_owned();
                 }
                 None
             }

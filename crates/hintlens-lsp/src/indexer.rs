@@ -1,22 +1,30 @@
 //! The start of every analysis: the base commit's tree, and how the work tree differs from it.
 //!
-//! Demand first: nothing is parsed here. The scan reads each claimed file of the work tree
-//! once, to tell by blob id whether it differs from the base. An unchanged file leaves only its
-//! words behind ([`BlobWords`]: the compact repository-wide fact that name questions need, a
-//! few kilobytes where its syntax tree and index would be a hundred times that); a changed one
-//! leaves its bytes, which the main thread makes an input of. Base files are read from git and
-//! parsed when a request first needs them ([`Database::snapshot_on_demand`]).
+//! Demand first: nothing is parsed here, and files git's index vouches for are not even read.
+//! The scan asks each claimed file of the work tree whether its stat data are those git's index
+//! recorded with a blob id ([`StatCache`], what `git status` does); a file that passes and
+//! holds the base's blob at its path is unchanged. Any other file is read once and told by its
+//! blob id. A changed file leaves its bytes, which the main thread makes an input of, and the
+//! scan's answer ([`Outcome`]) goes out as soon as every file is told: lenses need no more.
+//! Base files are read from git and parsed when a request first needs them
+//! ([`Database::snapshot_on_demand`]).
 //!
-//! Runs on its own thread, reading in parallel on rayon's pool, and holds no database handle
-//! (an edit's write would wait for it): an edit during the scan is applied again when the scan
-//! lands. A newer job (the base moved) stops it through [`Job::cancel`]. Only the reference
-//! mode [`crate::Options::full_index`] parses the whole base up front, with a database handle
-//! an edit cancels.
+//! Then, in the background, the words of the unchanged files nobody read yet ([`BlobWords`]:
+//! the compact repository-wide fact that name questions need, a few kilobytes where a syntax
+//! tree and index would be a hundred times that), in parallel: a lens's facts (in how many base
+//! files a name occurs) ask every file's words, and a name question before the pass ends reads
+//! the words of the blobs it needs from git.
+//!
+//! Runs on its own thread, the scan reading in parallel on rayon's pool, and holds no database
+//! handle (an edit's write would wait for it): an edit during the scan is applied again when
+//! the scan lands. A newer job (the base moved) stops it through [`Job::cancel`]. Only the
+//! reference mode [`crate::Options::full_index`] parses the whole base up front, with a
+//! database handle an edit cancels.
 
 use crate::paths::Root;
 use crate::scan;
 use hintlens_db::{BlobWords, Database, Frontends, Holdings, LanguageId, SnapshotIndex};
-use hintlens_snapshot::{Mode, ObjectId, Repository, Snapshot, blob_id};
+use hintlens_snapshot::{Mode, ObjectId, Repository, Snapshot, StatCache, blob_id};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::convert::Infallible;
@@ -62,19 +70,35 @@ pub(crate) struct Indexed {
     pub full: Option<SnapshotIndex>,
 }
 
+/// What the indexer tells the main thread, in this order: the scan's progress, its
+/// [`Outcome`], then the background pass's progress and its end.
+pub(crate) enum Report {
+    Scanning {
+        done: usize,
+        total: usize,
+    },
+    Scanned(Outcome),
+    ReadingWords {
+        done: usize,
+        total: usize,
+    },
+    /// The background pass ended (or had nothing to do): how many unchanged files git's index
+    /// vouched for, whose words it read (unless a request had them read first).
+    WordsRead(usize),
+}
+
 pub(crate) enum Outcome {
     Done(Indexed),
     Failed(String),
     Cancelled,
 }
 
-/// Runs `job` on a new thread, once `hold` (if any) is signalled or dropped;
-/// `progress(done, total)` is called as files are read and `finish` once with the outcome.
+/// Runs `job` on a new thread, once `hold` (if any) is signalled or dropped, telling `report`
+/// what it did ([`Report`]); a cancelled or failed scan ends the reports.
 pub(crate) fn spawn(
     job: Job,
     hold: Option<crossbeam_channel::Receiver<()>>,
-    progress: impl Fn(usize, usize) + Send + Sync + 'static,
-    finish: impl FnOnce(Outcome) + Send + 'static,
+    report: impl Fn(Report) + Send + Sync + 'static,
 ) {
     std::thread::Builder::new()
         .name("hintlens-indexer".to_owned())
@@ -82,33 +106,90 @@ pub(crate) fn spawn(
             if let Some(hold) = hold {
                 let _ = hold.recv();
             }
-            let outcome = match catch_unwind(AssertUnwindSafe(|| run(&job, &progress))) {
-                Ok(Ok(Some(indexed))) => Outcome::Done(indexed),
-                Ok(Ok(None)) => Outcome::Cancelled,
-                Ok(Err(message)) => Outcome::Failed(message),
-                Err(payload) if payload.is::<salsa::Cancelled>() => Outcome::Cancelled,
-                Err(payload) => Outcome::Failed(format!(
-                    "hintlens crashed while indexing: {} (please report it)",
-                    crate::dispatch::panic_message(&*payload)
-                )),
+            let progress = |done, total| report(Report::Scanning { done, total });
+            let (outcome, unread) = match catch_unwind(AssertUnwindSafe(|| run(&job, &progress))) {
+                Ok(Ok(Some((indexed, unread)))) => (Outcome::Done(indexed), unread),
+                Ok(Ok(None)) => (Outcome::Cancelled, None),
+                Ok(Err(message)) => (Outcome::Failed(message), None),
+                Err(payload) if payload.is::<salsa::Cancelled>() => (Outcome::Cancelled, None),
+                Err(payload) => (
+                    Outcome::Failed(format!(
+                        "hintlens crashed while indexing: {} (please report it)",
+                        crate::dispatch::panic_message(&*payload)
+                    )),
+                    None,
+                ),
             };
+            let Job { words, cancel, full_index, .. } = job;
             // Let a waiting edit go ahead before the main thread hears about the outcome.
-            drop(job);
-            finish(outcome);
+            drop(full_index);
+            let done = matches!(outcome, Outcome::Done(_));
+            report(Report::Scanned(outcome));
+            if done {
+                let vouched = unread.map_or(0, |unread| {
+                    read_words(&words, &unread, &cancel, &|done, total| report(Report::ReadingWords { done, total }));
+                    unread.files.len()
+                });
+                report(Report::WordsRead(vouched));
+            }
         })
         .expect("the operating system can start a thread");
 }
 
-/// The job's answer; `None` when it was cancelled.
-fn run(job: &Job, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Option<Indexed>, String> {
+/// The unchanged work tree files git's index vouched for, whose words nobody has read yet.
+pub(crate) struct Unread {
+    files: Vec<CleanFile>,
+    stat_cache: StatCache,
+}
+
+struct CleanFile {
+    path: String,
+    file: PathBuf,
+    language: LanguageId,
+    id: ObjectId,
+}
+
+/// Reads the words of the `unread` files, in parallel. A file whose stat data
+/// changed since the scan, before or while it was read, is passed over: its bytes may not be
+/// its blob's, and the file watcher tells.
+fn read_words(words: &BlobWords, unread: &Unread, cancel: &AtomicBool, progress: &(dyn Fn(usize, usize) + Sync)) {
+    let (done, total) = (AtomicUsize::new(0), unread.files.len());
+    unread.files.par_iter().for_each(|file| {
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        if !words.contains(file.id, file.language)
+            && let Ok(text) = std::fs::read(&file.file)
+            && unread.stat_cache.blob(&file.path, &file.file) == Some(file.id)
+        {
+            let _ = words.read(file.id, file.language, || Ok::<_, Infallible>(Arc::from(text)));
+        }
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if n.is_multiple_of(REPORT_EVERY) || n == total {
+            progress(n, total);
+        }
+    });
+}
+
+/// The job's answer, and the unchanged files whose words are still to read; `None` when it
+/// was cancelled.
+fn run(job: &Job, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Option<(Indexed, Option<Unread>)>, String> {
     let repository = &job.repository;
     let commit =
         repository.resolve_commit(&job.base).map_err(|e| format!("cannot resolve the base `{}`: {e}", job.base))?;
-    let snapshot = repository.snapshot(commit).map_err(|e| e.to_string())?;
+    // The base's trees from git and the work tree's directories: both wait on the disk.
+    let root = job.root.path();
+    let (snapshot, files) = std::thread::scope(|scope| {
+        let walk = scope.spawn(|| scan::walk(root));
+        (repository.snapshot(commit), walk.join())
+    });
+    // A panic in the walk is the job's, caught by `spawn`.
+    let files = files.unwrap_or_else(|payload| std::panic::resume_unwind(payload));
+    let snapshot = snapshot.map_err(|e| e.to_string())?;
     // What the base holds decides the language of an ending two languages share, in the base
     // and in the work tree alike.
     let holdings = job.frontends.holdings(&snapshot);
-    let claimed: Vec<(String, PathBuf, LanguageId)> = scan::walk(job.root.path())
+    let claimed: Vec<(String, PathBuf, LanguageId)> = files
         .into_iter()
         .filter_map(|file| {
             let path = job.root.relative(&file)?;
@@ -116,29 +197,37 @@ fn run(job: &Job, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Option<Ind
             Some((path, file, language))
         })
         .collect();
+    let stat_cache = repository.stat_cache();
 
     let total = claimed.len();
     let done = AtomicUsize::new(0);
     // Not `job` itself: its database handle (reference mode) cannot be shared between threads.
     let (words, cancel) = (&job.words, &job.cancel);
-    let changed: Option<Vec<WorkFile>> = claimed
-        .par_iter()
+    let told: Option<Vec<Told>> = claimed
+        .into_par_iter()
         .map(|(path, file, language)| {
             if cancel.load(Ordering::Relaxed) {
                 return None;
             }
-            let read = read_work_file(words, &snapshot, path, file, *language);
+            let told = tell(words, stat_cache.as_ref(), &snapshot, path, file, language);
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if n.is_multiple_of(REPORT_EVERY) || n == total {
                 progress(n, total);
             }
-            Some(read)
+            Some(told)
         })
-        .collect::<Option<Vec<_>>>()
-        .map(|files| files.into_iter().flatten().collect());
-    let Some(changed) = changed else { return Ok(None) };
+        .collect();
+    let Some(told) = told else { return Ok(None) };
 
-    let present: HashSet<&str> = claimed.iter().map(|(path, _, _)| path.as_str()).collect();
+    let mut present: HashSet<&str> = HashSet::with_capacity(told.len());
+    let (mut changed, mut clean) = (Vec::new(), Vec::new());
+    for told in &told {
+        match told {
+            Told::Changed(file) => present.insert(file.path.as_str()),
+            Told::Clean(file) => present.insert(file.path.as_str()),
+            Told::Unchanged(path) | Told::Gone(path) => present.insert(path.as_str()),
+        };
+    }
     let deleted = snapshot
         .iter()
         .filter(|(path, entry)| {
@@ -148,29 +237,57 @@ fn run(job: &Job, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Option<Ind
         })
         .map(|(path, _)| path.to_owned())
         .collect();
+    for told in told {
+        match told {
+            Told::Changed(file) => changed.push(file),
+            // Only the reference mode's index has every file's words without them.
+            Told::Clean(file) if job.full_index.is_none() => clean.push(file),
+            Told::Clean(_) | Told::Unchanged(_) | Told::Gone(_) => {}
+        }
+    }
     let full = match &job.full_index {
         Some(db) => Some(db.index_snapshot(&snapshot, || repository.reader()).map_err(|e| e.to_string())?),
         None => None,
     };
-    Ok(Some(Indexed { commit, snapshot, holdings, changed, deleted, scanned: total, full }))
+    let unread = stat_cache.map(|stat_cache| Unread { files: clean, stat_cache });
+    Ok(Some((Indexed { commit, snapshot, holdings, changed, deleted, scanned: total, full }, unread)))
 }
 
-/// The work tree file at `path`, when its content is not the base's there; else its words are
-/// kept. A file that vanished since the walk is simply not there (the file watcher tells).
-fn read_work_file(
+/// What the scan learnt of one claimed work tree file.
+enum Told {
+    /// Its content is not the base's there.
+    Changed(WorkFile),
+    /// It holds the base's blob, and was read (its words are kept).
+    Unchanged(String),
+    /// Git's index vouches that it holds the base's blob; it was not read.
+    Clean(CleanFile),
+    /// It vanished since the walk (the file watcher tells).
+    Gone(String),
+}
+
+/// Whether the work tree file at `path` holds the base's content there: by git's index when it
+/// vouches for the file, else by reading it (then an unchanged file's words are kept, since
+/// its bytes are at hand).
+fn tell(
     words: &BlobWords,
+    stat_cache: Option<&StatCache>,
     snapshot: &Snapshot,
-    path: &str,
-    file: &PathBuf,
+    path: String,
+    file: PathBuf,
     language: LanguageId,
-) -> Option<WorkFile> {
-    let bytes = std::fs::read(file).ok()?;
-    let id = blob_id(&bytes);
-    match snapshot.get(path) {
-        Some(entry) if entry.id == id && entry.mode != Mode::Symlink => {
-            let _ = words.read(id, language, || Ok::<_, Infallible>(Arc::from(bytes)));
-            None
-        }
-        _ => Some(WorkFile { path: path.to_owned(), language, id, text: Arc::from(bytes) }),
+) -> Told {
+    let base = snapshot.get(&path).filter(|entry| entry.mode != Mode::Symlink).map(|entry| entry.id);
+    if let Some(id) = stat_cache.and_then(|cache| cache.blob(&path, &file)).filter(|&id| Some(id) == base) {
+        return match words.contains(id, language) {
+            true => Told::Unchanged(path),
+            false => Told::Clean(CleanFile { path, file, language, id }),
+        };
     }
+    let Ok(bytes) = std::fs::read(&file) else { return Told::Gone(path) };
+    let id = blob_id(&bytes);
+    if Some(id) == base {
+        let _ = words.read(id, language, || Ok::<_, Infallible>(Arc::from(bytes)));
+        return Told::Unchanged(path);
+    }
+    Told::Changed(WorkFile { path, language, id, text: Arc::from(bytes) })
 }

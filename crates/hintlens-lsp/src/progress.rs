@@ -10,6 +10,13 @@ use lsp_types::{
     WorkDoneProgressReport,
 };
 
+/// The two stages of indexing ([`crate::indexer::Report`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Stage {
+    Scanning,
+    ReadingWords,
+}
+
 pub(crate) struct Progress {
     pub token: NumberOrString,
     acknowledged: bool,
@@ -56,9 +63,17 @@ impl Progress {
         Step { notifications, finished }
     }
 
-    pub(crate) fn report(&mut self, done: usize, total: usize) -> Step {
-        let percentage = (done * 100 / total.max(1)).min(100) as u32;
-        self.message = format!("indexing: {done}/{total} files");
+    /// Where `stage` stands: `done` of `total` files. The scan is the first tenth of the bar
+    /// (it mostly asks `stat`), the words the rest.
+    pub(crate) fn report(&mut self, stage: Stage, done: usize, total: usize) -> Step {
+        let share = (done * 100 / total.max(1)).min(100) as u32;
+        let (percentage, message) = match stage {
+            Stage::Scanning => (share / 10, format!("comparing the work tree with the base: {done}/{total} files")),
+            Stage::ReadingWords => {
+                (10 + share * 9 / 10, format!("ready; reading words in the background: {done}/{total} files"))
+            }
+        };
+        self.message = message;
         // One report per percent: a large repository has thousands of progress events.
         if !self.acknowledged || percentage == self.percentage {
             self.percentage = percentage;
@@ -108,10 +123,10 @@ mod tests {
     #[test]
     fn nothing_is_sent_before_the_client_acknowledges_the_token() {
         let mut p = Progress::new("t".into());
-        assert!(kinds(&p.report(5, 10)).is_empty());
+        assert!(kinds(&p.report(Stage::Scanning, 5, 100)).is_empty());
         assert_eq!(kinds(&p.created(true)), ["begin"]);
-        assert_eq!(kinds(&p.report(6, 10)), ["report"]);
-        assert!(kinds(&p.report(6, 10)).is_empty(), "the same percentage is not reported twice");
+        assert_eq!(kinds(&p.report(Stage::ReadingWords, 6, 10)), ["report"]);
+        assert!(kinds(&p.report(Stage::ReadingWords, 6, 10)).is_empty(), "the same percentage is not reported twice");
         let end = p.end("done".into());
         assert_eq!((kinds(&end), end.finished), (vec!["end"], true));
     }

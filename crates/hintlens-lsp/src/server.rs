@@ -4,9 +4,9 @@
 
 use crate::config::{Config, Settings};
 use crate::dispatch::{Pool, panic_message};
-use crate::indexer::Outcome;
+use crate::indexer::{Outcome, Report};
 use crate::paths::{Root, file_path};
-use crate::progress::Progress;
+use crate::progress::{Progress, Stage};
 use crate::scan::Ignores;
 use crate::tree::Tree;
 use crate::world::{Statement, World};
@@ -34,14 +34,10 @@ mod requests;
 /// Events from workers and the indexer, handled on the main thread.
 enum Event {
     Response(Response),
-    IndexProgress {
+    /// What indexing job `job` did.
+    Index {
         job: u64,
-        done: usize,
-        total: usize,
-    },
-    Indexed {
-        job: u64,
-        outcome: Outcome,
+        report: Report,
     },
     /// Diagnostics of a generation, and a fingerprint of its selection for lens refreshes.
     Analyzed {
@@ -108,6 +104,8 @@ pub(crate) struct Server {
     event_receiver: Receiver<Event>,
     progress: Option<Progress>,
     progress_count: u64,
+    /// What the last scan found, for the end of its progress.
+    scan_summary: String,
     index_job: u64,
     hold_indexing: Option<Receiver<()>>,
     /// Stops the running indexing job when a newer one starts.
@@ -160,6 +158,7 @@ impl Server {
             event_receiver,
             progress: None,
             progress_count: 0,
+            scan_summary: String::new(),
             index_job: 0,
             hold_indexing: options.hold_indexing,
             cancel_indexing: Arc::default(),
@@ -293,18 +292,29 @@ impl Server {
                     self.respond(response);
                 }
             }
-            Event::IndexProgress { job, done, total } if job == self.index_job => {
-                self.status = Status::Indexing { done, total };
-                let step = self.progress.as_mut().map(|p| p.report(done, total));
-                self.apply_progress(step);
-            }
-            Event::Indexed { job, outcome } if job == self.index_job => match outcome {
-                Outcome::Done(indexed) => self.install(indexed),
-                Outcome::Failed(message) => self.fail(message),
+            Event::Index { job, report } if job == self.index_job => match report {
+                Report::Scanning { done, total } => {
+                    self.status = Status::Indexing { done, total };
+                    let step = self.progress.as_mut().map(|p| p.report(Stage::Scanning, done, total));
+                    self.apply_progress(step);
+                }
+                Report::Scanned(Outcome::Done(indexed)) => self.install(indexed),
+                Report::Scanned(Outcome::Failed(message)) => self.fail(message),
                 // An edit interrupted it; what was parsed stays memoized.
-                Outcome::Cancelled => self.start_indexing(),
+                Report::Scanned(Outcome::Cancelled) => self.start_indexing(),
+                Report::ReadingWords { done, total } => {
+                    let step = self.progress.as_mut().map(|p| p.report(Stage::ReadingWords, done, total));
+                    self.apply_progress(step);
+                }
+                Report::WordsRead(vouched) => {
+                    let message = format!(
+                        "{}; {vouched} unchanged files known from git's index, their words read in the background",
+                        self.scan_summary
+                    );
+                    self.end_progress(message);
+                }
             },
-            Event::IndexProgress { .. } | Event::Indexed { .. } => {}
+            Event::Index { .. } => {}
             Event::Analyzed { generation, diagnostics, fingerprint } if generation == self.generation => {
                 self.publish(diagnostics);
                 if self.lens_fingerprint != Some(fingerprint) {

@@ -16,6 +16,7 @@ mod reference;
 mod repo;
 mod snapshot;
 mod source;
+mod stat;
 mod test_paths;
 #[cfg(test)]
 mod tests;
@@ -27,6 +28,7 @@ pub use reference::{ChangeSet, FileChange, Reference, build_reference};
 pub use repo::{BlobSource, Error, NoBlobs, Reader, Repository};
 pub use snapshot::{Entry, Mode, Snapshot, blob_id};
 pub use source::{SOURCE_EXTENSIONS, source_extension};
+pub use stat::StatCache;
 pub use test_paths::{GENERIC_TEST_PATTERNS, PatternError, TestPaths};
 
 /// A git object id; the content id of a file is its git blob id.

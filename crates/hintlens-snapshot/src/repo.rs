@@ -7,6 +7,7 @@ use gix::objs::tree::EntryKind;
 
 use crate::ObjectId;
 use crate::snapshot::{Entry, Mode, Snapshot};
+use crate::stat::StatCache;
 
 /// Something that can produce blob contents by id.
 pub trait BlobSource {
@@ -101,8 +102,9 @@ impl std::error::Error for Error {
     }
 }
 
-/// A git repository opened for reading objects only: the work tree and index are never read,
-/// so a dirty checkout cannot leak into snapshots.
+/// A git repository opened for reading objects only: snapshots never read the work tree or the
+/// index, so a dirty checkout cannot leak into them ([`Repository::stat_cache`] only tells
+/// which work tree files are unchanged).
 #[derive(Clone)]
 pub struct Repository {
     inner: gix::ThreadSafeRepository,
@@ -236,6 +238,14 @@ impl Repository {
         let read_error = |source| Error::ReadCommit { commit, path: self.path.clone(), source };
         let time = repo.find_commit(commit).map_err(read_error)?.time().map_err(read_error)?;
         Ok(time.seconds)
+    }
+
+    /// What git's index records of the work tree's files ([`StatCache`]); `None` for a bare
+    /// repository, or one without a readable index.
+    pub fn stat_cache(&self) -> Option<StatCache> {
+        let repo = self.inner.to_thread_local();
+        repo.workdir()?;
+        StatCache::read(&repo.index_path(), repo.object_hash())
     }
 
     /// A handle for reading blobs, meant to be created once per worker thread.

@@ -143,6 +143,45 @@ fn the_work_tree_and_index_are_neither_read_nor_written() {
     assert_eq!(git(dir.path(), &["status", "--porcelain"]), status);
 }
 
+/// Git's index vouches only for files whose stat data it recorded and that have not changed
+/// since: an edited, a staged, an untracked or a rewritten file is for the caller to read.
+#[test]
+fn the_stat_cache_vouches_only_for_files_git_has_seen_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    sample_repo(root);
+    write(root, "src/untouched.py", b"x = 1\n");
+    write(root, "src/edited.py", b"y = 1\n");
+    write(root, "src/rewritten.py", b"z = 1\n");
+    let head = commit(root, "more");
+    write(root, "src/staged.py", b"staged\n");
+    git(root, &["add", "src/staged.py"]);
+    write(root, "src/untracked.py", b"new\n");
+    // After git wrote its index: the same size, other bytes; and the same bytes written anew.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write(root, "src/edited.py", b"y = 2\n");
+    write(root, "src/rewritten.py", b"z = 1\n");
+
+    let repo = Repository::open(root).unwrap();
+    let cache = repo.stat_cache().expect("a work tree with an index");
+    let snapshot = repo.snapshot(repo.resolve_commit(&head).unwrap()).unwrap();
+    let blob = |path: &str| cache.blob(path, &root.join(path));
+    assert_eq!(blob("src/untouched.py"), Some(snapshot.get("src/untouched.py").unwrap().id));
+    assert_eq!(blob("README.md"), Some(snapshot.get("README.md").unwrap().id));
+    assert_eq!(blob("src/edited.py"), None, "edited after the index was written");
+    assert_eq!(blob("src/rewritten.py"), None, "its stat data changed, whatever its bytes");
+    assert_eq!(blob("src/untracked.py"), None);
+    assert_eq!(blob("link"), None, "a symbolic link is no file");
+    // A staged file holds the staged blob, which is not the commit's.
+    let staged = blob("src/staged.py").expect("git add recorded its stat data");
+    assert!(snapshot.get("src/staged.py").is_none());
+    assert_eq!(staged, hintlens_snapshot::blob_id(b"staged\n"));
+
+    let bare = tempfile::tempdir().unwrap();
+    git(bare.path(), &["clone", "-q", "--bare", root.to_str().unwrap(), "bare.git"]);
+    assert!(Repository::open(&bare.path().join("bare.git")).unwrap().stat_cache().is_none());
+}
+
 #[test]
 fn bare_repositories_read_like_work_trees() {
     let dir = tempfile::tempdir().unwrap();

@@ -72,17 +72,10 @@ impl Server {
             full_index: self.full_index.then(|| self.db.clone()),
         };
         let hold = self.hold_indexing.take();
-        let (progress, finish) = (self.events.clone(), self.events.clone());
-        indexer::spawn(
-            job,
-            hold,
-            move |done, total| {
-                let _ = progress.send(Event::IndexProgress { job: job_id, done, total });
-            },
-            move |outcome| {
-                let _ = finish.send(Event::Indexed { job: job_id, outcome });
-            },
-        );
+        let events = self.events.clone();
+        indexer::spawn(job, hold, move |report| {
+            let _ = events.send(Event::Index { job: job_id, report });
+        });
     }
 
     /// Re-indexes when git moved the base (a commit, a checkout), or when indexing failed and
@@ -123,7 +116,8 @@ impl Server {
             self.sync_file(&path);
         }
         self.status = Status::Ready;
-        self.end_progress(message);
+        // The progress goes on while the words of unchanged files are read in the background.
+        self.scan_summary = message;
         self.rebuild_world();
     }
 

@@ -2,10 +2,11 @@
 //! the repository only when asked, and its answers are the full index's.
 
 use crate::fixtures::{JAVA, PYTHON_API, PYTHON_HOOK};
-use crate::support::{Fixture, TestServer, logging_parses};
+use crate::support::{Fixture, TestServer, git, logging_parses};
 use hintlens_hints::Selection;
 use hintlens_lsp::Options;
 use serde_json::json;
+use std::path::Path;
 
 /// A repository where most files are untouched by the task: a library the changed code
 /// imports, a module that shares a name with the new code (base occurrences), a deleted file,
@@ -182,4 +183,46 @@ fn the_first_answer_parses_only_what_it_needs() {
     assert_eq!(parsed.lock().unwrap().len(), first + 1, "{:?}", parsed.lock().unwrap());
     server.hover_on("lib/unrelated.py", "untouched");
     assert_eq!(parsed.lock().unwrap().len(), first + 1);
+}
+
+/// Git's index only spares reading the files it vouches for: the answers are the same when it
+/// vouches for every unchanged file, when the task's change is staged (the index then names the
+/// work tree's blobs, not the base's), and when there is no index at all.
+#[test]
+fn what_git_s_index_holds_changes_no_answer() {
+    // Git vouches for no file written in the instant it wrote its index ("racily clean"): as
+    // `git status` does, refresh the index once the files are older than it.
+    fn refresh(root: &Path) {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        git(root, &["update-index", "-q", "--refresh"]);
+    }
+    fn stage(root: &Path) {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        git(root, &["add", "-A"]);
+    }
+    fn remove(root: &Path) {
+        std::fs::remove_file(root.join(".git/index")).unwrap();
+    }
+    let parsed = Fixture::parse(MIXED);
+    let mut expected: Option<Vec<String>> = None;
+    // Ten work tree files, two changed: the scan reads the eight others only without an index.
+    for (what, prepare, vouched) in
+        [("vouched", refresh as fn(&Path), 8), ("staged", stage, 8), ("no index", remove, 0)]
+    {
+        let options = Options { debug_requests: true, ..Options::default() };
+        let mut server = TestServer::start_prepared(MIXED, json!({}), options, prepare);
+        server.wait_for_indexing();
+        let end = server.notifications.iter().find(|n| n.method == "$/progress" && n.params["value"]["kind"] == "end");
+        let end = end.expect("indexing ended").params["value"]["message"].as_str().unwrap().to_owned();
+        let known = format!("; {vouched} unchanged files known from git's index, their words read in the background");
+        assert!(end.ends_with(&known), "{what}: {end}");
+        let answers: Vec<String> = answers(&mut server, &parsed).into_iter().map(|a| server.redact(&a)).collect();
+        match &expected {
+            None => {
+                assert!(answers.iter().any(|a| a.starts_with("lenses") && a.contains("uses ")), "{answers:#?}");
+                expected = Some(answers);
+            }
+            Some(expected) => assert_eq!(&answers, expected, "{what}"),
+        }
+    }
 }

@@ -157,6 +157,12 @@ impl TestServer {
     }
 
     pub fn start_with(fixture: &str, init: Value, options: Options) -> TestServer {
+        TestServer::start_prepared(fixture, init, options, |_| {})
+    }
+
+    /// [`TestServer::start_with`], with `prepare` run on the work tree before the server starts
+    /// (to stage a change, or remove git's index).
+    pub fn start_prepared(fixture: &str, init: Value, options: Options, prepare: impl FnOnce(&Path)) -> TestServer {
         let fixture = Fixture::parse(fixture);
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_owned();
@@ -169,9 +175,11 @@ impl TestServer {
         for path in fixture.base.keys().filter(|p| !fixture.work.contains_key(*p)) {
             std::fs::remove_file(root.join(path)).unwrap();
         }
-        for (path, text) in &fixture.work {
+        // Only what changed: an unchanged file stays as git indexed it.
+        for (path, text) in fixture.work.iter().filter(|(path, text)| fixture.base.get(*path) != Some(*text)) {
             write(&root, path, text);
         }
+        prepare(&root);
 
         let (server_side, client) = Connection::memory();
         let server = std::thread::spawn(move || hintlens_lsp::run(server_side, options).map_err(|e| e.to_string()));
