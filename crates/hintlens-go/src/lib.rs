@@ -20,7 +20,7 @@
 //! - Local `:=`, `var` and `const` inside bodies are never definitions; they bind.
 //! - A comment block directly above a declaration is its documentation.
 //! - `go.mod` files are claimed too, and read for their module path alone
-//!   ([`Frontend::module_root`]): imports under it lead to the repository's directories, other
+//!   ([`Frontend::module_roots`]): imports under it lead to the repository's directories, other
 //!   imports (the standard library, dependencies) out of it. A new package's qualified name is
 //!   then its import path.
 //! - A type reference (a type position, a composite literal's type) can only name a type.
@@ -33,7 +33,9 @@ mod gomod;
 mod walk;
 
 use hintlens_syntax::lexical::{Backtick, CStyle, Dialect};
-use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition, UseKind};
+use hintlens_syntax::{
+    DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition, ModuleRoot, UseKind,
+};
 
 /// The Go [`Frontend`]: claims `*.go` files.
 #[derive(Debug, Clone, Copy, Default)]
@@ -130,8 +132,10 @@ impl Frontend for Go {
         false
     }
 
-    fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
-        if is_go_mod(path) { index.package.clone() } else { None }
+    /// The module path, a root below the manifest's directory.
+    fn module_roots(&self, path: &str, index: &FileIndex) -> Vec<ModuleRoot> {
+        let name = index.package.clone().filter(|_| is_go_mod(path));
+        name.map(|prefix| ModuleRoot { prefix, dir: String::new(), prefix_in_path: false }).into_iter().collect()
     }
 
     fn module_definition(&self, path: &str, index: &FileIndex) -> ModuleDefinition {
@@ -207,11 +211,15 @@ mod tests {
         assert!(Go.claims("go.mod") && Go.claims("errors/go.mod") && !Go.claims("go.sum") && !Go.claims("xgo.mod"));
         let manifest = Go.extract(b"module go.flipt.io/flipt/errors\n\ngo 1.21\n\nrequire x v1\n");
         assert!(manifest.definitions.is_empty() && manifest.uses.is_empty() && manifest.errors.is_empty());
-        assert_eq!(Go.module_root("errors/go.mod", &manifest).as_deref(), Some("go.flipt.io/flipt/errors"));
+        let roots = Go.module_roots("errors/go.mod", &manifest);
+        assert_eq!(
+            roots.iter().map(|r| (r.prefix.as_str(), r.dir.as_str())).collect::<Vec<_>>(),
+            [("go.flipt.io/flipt/errors", "")]
+        );
         // No import spells a manifest's module name.
         assert_eq!(Go.module_name("errors/go.mod", &manifest), "errors/go.mod");
         let source = Go.extract(b"package errors\n");
-        assert_eq!(Go.module_root("errors/errors.go", &source), None);
+        assert!(Go.module_roots("errors/errors.go", &source).is_empty());
     }
 
     #[test]

@@ -132,7 +132,15 @@ fn collect<'a>(
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
                 continue;
             }
-            let Some(candidates) = sites.get(def.name.as_str()) else { continue };
+            let named = sites.get(def.name.as_str()).map(Vec::as_slice).unwrap_or_default();
+            // A new file an autoloader loads is named by the constant it holds, whatever the
+            // constant's name (`Shop::Cart` loads `lib/shop/cart.rb`): every site may be one.
+            let candidates: Box<dyn Iterator<Item = &UseSite<'_>>> =
+                if def.kind == DefKind::File && resolver.has_roots(def.file.language(db)) {
+                    Box::new(sites.values().flatten())
+                } else {
+                    Box::new(named.iter())
+                };
             let mut evidence = Vec::new();
             let mut resolution = Resolution::Name;
             for site in candidates {
@@ -383,6 +391,9 @@ impl Matcher<'_, '_> {
         let using = &self.usings[site.using];
         let target = Target { qualified_name: &def.qualified_name };
         let frontend = self.db.frontend(def.file.language(self.db));
+        if def.kind == DefKind::File && u.name != def.name {
+            return self.autoload(using, site, def);
+        }
         if !may_name(frontend, site, def.kind, !def.keyword_owners.is_empty()) {
             return None;
         }
@@ -494,6 +505,50 @@ impl Matcher<'_, '_> {
         }
     }
 
+    /// A use of a constant an autoloader loads the new file `def` for, by the roots of R
+    /// ([`Resolver::autoloads`]: Ruby's Zeitwerk loads `lib/shop/cart.rb` for `Shop::Cart`,
+    /// composer `src/Http/Client.php` for `App\Http\Client`): the file is used as a `require`
+    /// of it would be. The name is taken as written, and inside the using file's namespace
+    /// (PHP's `Client` in `namespace App\Http`), or through the import that binds its head.
+    fn autoload(&self, using: &Using<'_>, site: &UseSite<'_>, def: &NewDef) -> Option<(Rule, Resolution)> {
+        let u = &*site.use_;
+        let constant = matches!(
+            u.kind,
+            UseKind::Name
+                | UseKind::Base
+                | UseKind::Type
+                | UseKind::Instantiation
+                | UseKind::Import
+                | UseKind::Attribute
+        );
+        if site.in_string || !constant {
+            return None;
+        }
+        let written: Vec<&str> = u.qualifier.iter().flat_map(|q| components(q)).chain([u.name.as_str()]).collect();
+        let names: Vec<String> = match u.binding {
+            Binding::Free => {
+                let namespace = using.frontend.namespace(using.path, using.index).filter(|n| !n.is_empty());
+                [Some(written.join(".")), namespace.map(|n| format!("{n}.{}", written.join(".")))]
+                    .into_iter()
+                    .flatten()
+                    .collect()
+            }
+            // `use App\Http\Client;` spells the name in full.
+            Binding::Import if u.kind == UseKind::Import => vec![written.join(".")],
+            Binding::Import => {
+                let import = using.import_binding(written[0])?;
+                let head = components(&import.module).chain(import.name.as_deref());
+                vec![head.chain(written[1..].iter().copied()).collect::<Vec<_>>().join(".")]
+            }
+            _ => return None,
+        };
+        let language = def.file.language(self.db);
+        names
+            .iter()
+            .any(|name| self.resolver.autoloads(language, name, &def.path))
+            .then_some((Rule::Import, Resolution::Import))
+    }
+
     /// A use through an attribute (`self.module.main()`) that a class of the using side assigns
     /// an imported name (`module = eric_eccli_command`, [`Definition::holds`]): a use through
     /// that import, as if the import's name were written. The class may be in another file of
@@ -563,7 +618,24 @@ impl Matcher<'_, '_> {
         let def_index = file_index(self.db, def.file);
         let def_namespace = self.db.frontend(def.file.language(self.db)).namespace(&def.path, def_index);
         let same = def_namespace.is_some() && using.frontend.namespace(using.path, using.index) == def_namespace;
-        same.then_some((Rule::Package, Resolution::Package))
+        // PHP's `str_title()` in `namespace App\Tests` is the global `str_title` when the
+        // using namespace defines none.
+        let global = after.is_empty()
+            && def_namespace.as_deref() == Some("")
+            && using.frontend.falls_back_to_global(def.kind)
+            && !self.namespace_defines(using, name);
+        (same || global).then_some((Rule::Package, Resolution::Package))
+    }
+
+    /// Whether the using file's namespace has a top-level definition `name` of its own in R
+    /// (which shadows a global one). Only the files of R that name it are read.
+    fn namespace_defines(&self, using: &Using<'_>, name: &str) -> bool {
+        let Some(namespace) = using.frontend.namespace(using.path, using.index) else { return false };
+        self.task.reference.files_naming(self.db, name).into_iter().any(|(path, file)| {
+            let index = file_index(self.db, file);
+            self.db.frontend(file.language(self.db)).namespace(path, index).as_deref() == Some(namespace.as_str())
+                && index.definitions.iter().any(|d| d.parent.is_none() && d.name == name)
+        })
     }
 
     /// A keyword argument (`f(k=…)`, `Options{K: …}`, `<C k={…}>`): it names `def` only if

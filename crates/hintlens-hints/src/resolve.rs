@@ -9,7 +9,7 @@
 //! are read.
 
 use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, module_name, path_module_name};
-use hintlens_syntax::{FileIndex, Frontend, Import};
+use hintlens_syntax::{FileIndex, Frontend, Import, ModuleRoot};
 use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -80,7 +80,8 @@ pub(crate) struct Resolver<'a> {
     /// built on first need.
     paths: OnceCell<Vec<(&'a str, LanguageId, Vec<&'a str>)>>,
     modules: RefCell<HashMap<String, Vec<(&'a str, SourceFile)>>>,
-    /// The module roots of R ([`Frontend::module_root`]), built on first need.
+    /// The module roots of R ([`Frontend::module_roots`], [`Frontend::conventional_root`]),
+    /// built on first need.
     roots: OnceCell<Vec<Root>>,
     /// R's paths by file name (`core.h` → `include/fmt/core.h`, …), for includes by suffix.
     by_file_name: OnceCell<HashMap<&'a str, Vec<&'a str>>>,
@@ -92,12 +93,13 @@ pub(crate) struct Resolver<'a> {
 /// read so far, then the rest is by name).
 const MAX_INCLUDED: usize = 512;
 
-/// A manifest naming the modules below its directory (Go's `go.mod`).
+/// A root of a language's modules in R: one a manifest declares (Go's `go.mod`, PHP's
+/// `composer.json`), its directory relative to the repository; or one the language's convention
+/// makes (Ruby's `lib/`), which leads names to files but no import out of the repository.
 struct Root {
     language: LanguageId,
-    /// The manifest's directory, empty at the top.
-    dir: String,
-    name: String,
+    root: ModuleRoot,
+    conventional: bool,
 }
 
 impl<'a> Resolver<'a> {
@@ -117,24 +119,42 @@ impl<'a> Resolver<'a> {
     /// when the roots of the using file's language say it lies outside the repository.
     pub fn import_module(&self, using: &Using<'_>, written: &str) -> Option<String> {
         let module = using.frontend.import_target(using.path, &using.module, written);
-        let mut roots = self.roots().iter().filter(|r| r.language == using.language).peekable();
+        let mut roots = self.roots().iter().filter(|r| r.language == using.language && !r.conventional).peekable();
         // A module the frontend resolved against the importing file (Rust's `crate::`,
         // `super::`) is the repository's already.
         if roots.peek().is_none() || module != written {
             return Some(module);
         }
-        // The longest root name first: a nested module (`go.flipt.io/flipt/errors`) wins over
-        // the one around it.
-        roots.find_map(|root| {
-            let rest = module.strip_prefix(root.name.as_str())?;
-            // Go paths go on with `/`, Rust paths (`clap.builder`) with `.`.
-            let rest = match rest.strip_prefix(['/', '.']) {
-                Some(rest) => rest,
-                None if rest.is_empty() => rest,
-                None => return None,
-            };
-            Some(using.frontend.module_below_root(&root.dir, rest))
-        })
+        // The longest prefix first: a nested module (`go.flipt.io/flipt/errors`) wins over the
+        // one around it.
+        roots.find_map(|r| using.frontend.module_below_root(&r.root, &module))
+    }
+
+    /// Whether an autoloader of `language` loads the file `path` for the fully qualified name
+    /// `name` (dotted: `App.Http.Client`, `Shop.Cart`), by the roots of R
+    /// ([`Frontend::file_below_root`]). Case and `_` aside: inflections differ in where words
+    /// split (rubocop's `RuboCop` is `rubocop/`, not `rubo_cop/`), and PHP's class names ignore
+    /// case.
+    pub fn autoloads(&self, language: LanguageId, name: &str, path: &str) -> bool {
+        let frontend = self.db.frontend(language);
+        let loose = |p: &str| p.chars().filter(|&c| c != '_').flat_map(char::to_lowercase).collect::<String>();
+        let wanted = loose(path);
+        self.roots()
+            .iter()
+            .filter(|r| r.language == language && path.starts_with(r.root.dir.as_str()))
+            .filter_map(|r| frontend.file_below_root(&r.root, name))
+            .any(|candidate| candidate == path || loose(&candidate) == wanted)
+    }
+
+    /// Whether R holds module roots of `language` (manifests' or the convention's).
+    pub fn has_roots(&self, language: LanguageId) -> bool {
+        self.roots().iter().any(|r| r.language == language)
+    }
+
+    /// R's own copy of `path`, if R holds it.
+    fn stored_path(&self, path: &str) -> Option<&'a str> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.paths_by_file_name().get(name)?.iter().copied().find(|&p| p == path)
     }
 
     /// Whether the file at `using` includes `path`, directly or through the files it includes
@@ -185,13 +205,7 @@ impl<'a> Resolver<'a> {
                 part => parts.push(part),
             }
         }
-        let by_name = self.by_file_name.get_or_init(|| {
-            let mut map: HashMap<&'a str, Vec<&'a str>> = HashMap::new();
-            for (path, _) in self.reference.paths(self.db) {
-                map.entry(path.rsplit('/').next().unwrap_or(path)).or_default().push(path);
-            }
-            map
-        });
+        let by_name = self.paths_by_file_name();
         let name = written.rsplit('/').next().unwrap_or(written);
         let Some(candidates) = by_name.get(name) else { return Vec::new() };
         let relative = parts.join("/");
@@ -203,6 +217,16 @@ impl<'a> Resolver<'a> {
             |candidate: &str| candidate.rsplit('/').zip(written.iter().rev()).take_while(|(a, b)| a == *b).count();
         let best = candidates.iter().map(|c| matched(c)).max().unwrap_or(0);
         candidates.iter().copied().filter(|c| matched(c) == best).collect()
+    }
+
+    fn paths_by_file_name(&self) -> &HashMap<&'a str, Vec<&'a str>> {
+        self.by_file_name.get_or_init(|| {
+            let mut map: HashMap<&'a str, Vec<&'a str>> = HashMap::new();
+            for (path, _) in self.reference.paths(self.db) {
+                map.entry(path.rsplit('/').next().unwrap_or(path)).or_default().push(path);
+            }
+            map
+        })
     }
 
     fn roots(&self) -> &Vec<Root> {
@@ -352,7 +376,18 @@ impl<'a> Resolver<'a> {
             return found.clone();
         }
         let wanted: Vec<&str> = components(module).collect();
+        // A class a manifest's autoload map places (composer's PSR-4): its file alone, which
+        // no other file declaring the same name can stand in for.
+        let autoloaded: Vec<(&'a str, SourceFile)> = self
+            .roots()
+            .iter()
+            .filter(|r| !r.conventional)
+            .filter_map(|r| self.db.frontend(r.language).file_below_root(&r.root, module))
+            .filter_map(|path| self.stored_path(&path))
+            .filter_map(|path| Some((path, self.reference.get(self.db, path)?)))
+            .collect();
         let found: Vec<(&'a str, SourceFile)> = match wanted.last() {
+            _ if !autoloaded.is_empty() => autoloaded,
             None => Vec::new(),
             // A module name the path decides is compared before the file is read.
             Some(last) => self
@@ -391,19 +426,35 @@ fn is_top_level(d: &hintlens_syntax::Definition, name: &str) -> bool {
     d.parent.is_none() && d.name == name && !d.local_name.contains('.')
 }
 
-/// Every module root of a snapshot, longest name first.
+/// Every module root of a snapshot, longest prefix first: those its manifests declare (only
+/// manifests are read), then those its paths make by convention.
 fn module_roots(db: &dyn Db, snapshot: &SnapshotIndex) -> Vec<Root> {
-    let mut roots: Vec<Root> = snapshot
-        .paths(db)
-        .filter(|&(path, language)| db.frontend(language).is_manifest(path))
-        .filter_map(|(path, language)| {
-            let file = snapshot.get(db, path)?;
-            let name = db.frontend(language).module_root(path, file_index(db, file))?;
-            let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
-            Some(Root { language, dir, name })
-        })
-        .collect();
-    roots.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.name.cmp(&b.name)));
+    let mut roots: Vec<Root> = Vec::new();
+    let mut conventional: HashSet<(LanguageId, &str)> = HashSet::new();
+    for (path, language) in snapshot.paths(db) {
+        let frontend = db.frontend(language);
+        if !frontend.is_manifest(path) {
+            if let Some(dir) = frontend.conventional_root(path) {
+                conventional.insert((language, dir));
+            }
+            continue;
+        }
+        let Some(file) = snapshot.get(db, path) else { continue };
+        let manifest_dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        for mut root in frontend.module_roots(path, file_index(db, file)) {
+            root.dir = ModuleRoot::join(manifest_dir, &root.dir);
+            roots.push(Root { language, root, conventional: false });
+        }
+    }
+    let mut conventional: Vec<(LanguageId, &str)> = conventional.into_iter().collect();
+    conventional.sort_by_key(|&(_, dir)| dir);
+    roots.extend(conventional.into_iter().map(|(language, dir)| Root {
+        language,
+        root: ModuleRoot { prefix: String::new(), dir: dir.to_owned(), prefix_in_path: false },
+        conventional: true,
+    }));
+    // Stable: roots of one prefix stay in path order.
+    roots.sort_by(|a, b| b.root.prefix.len().cmp(&a.root.prefix.len()).then_with(|| a.root.prefix.cmp(&b.root.prefix)));
     roots
 }
 
@@ -413,15 +464,16 @@ fn module_roots(db: &dyn Db, snapshot: &SnapshotIndex) -> Vec<Root> {
 pub(crate) fn rooted_name(db: &dyn Db, snapshot: &SnapshotIndex, language: LanguageId, dir: &str) -> Option<String> {
     module_roots(db, snapshot)
         .into_iter()
-        .filter(|r| r.language == language)
+        .filter(|r| r.language == language && !r.conventional)
         .filter_map(|r| {
-            let rest = match r.dir.as_str() {
+            let rest = match r.root.dir.as_str() {
                 "" => dir,
                 root => {
                     dir.strip_prefix(root).and_then(|rest| rest.strip_prefix('/').or(rest.is_empty().then_some("")))?
                 }
             };
-            Some((r.dir.len(), if rest.is_empty() { r.name } else { format!("{}/{rest}", r.name) }))
+            let name = if rest.is_empty() { r.root.prefix } else { format!("{}/{rest}", r.root.prefix) };
+            Some((r.root.dir.len(), name))
         })
         .max_by_key(|(depth, _)| *depth)
         .map(|(_, name)| name)

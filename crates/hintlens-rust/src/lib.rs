@@ -7,7 +7,7 @@
 //!   crate at the repository's top has no prefix). Files outside `src/` (`tests/`, `examples/`,
 //!   `benches/`) are named by their path.
 //! - `Cargo.toml` files are claimed too, and read for the crate's name alone
-//!   ([`Frontend::module_root`]): `use clap::Command` leads into the crate whose manifest says
+//!   ([`Frontend::module_roots`]): `use clap::Command` leads into the crate whose manifest says
 //!   `name = "clap"`, and a path into a crate no manifest names (`std`, `serde`) leads out of
 //!   the repository.
 //! - `crate::`, `self::` and `super::` paths are resolved against the file's module
@@ -31,7 +31,7 @@
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect};
-use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleRoot, UseKind};
 
 /// The Rust [`Frontend`]: claims `*.rs` files and `Cargo.toml` manifests.
 #[derive(Debug, Clone, Copy, Default)]
@@ -149,19 +149,22 @@ impl Frontend for Rust {
         false
     }
 
-    fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
-        if is_manifest(path) { index.package.clone().filter(|name| !name.is_empty()) } else { None }
+    /// The crate's name, a root below the manifest's directory.
+    fn module_roots(&self, path: &str, index: &FileIndex) -> Vec<ModuleRoot> {
+        let name = index.package.clone().filter(|name| is_manifest(path) && !name.is_empty());
+        name.map(|prefix| ModuleRoot { prefix, dir: String::new(), prefix_in_path: false }).into_iter().collect()
     }
 
-    /// The crate whose manifest is in `root_dir`, then the modules below its root:
+    /// The crate whose manifest is in the root's directory, then the modules below its root:
     /// `clap::builder` with `Cargo.toml` at the top is `src.builder`.
-    fn module_below_root(&self, root_dir: &str, rest: &str) -> String {
-        let mut parts: Vec<&str> = root_dir.split('/').filter(|p| !p.is_empty()).collect();
+    fn module_below_root(&self, root: &ModuleRoot, module: &str) -> Option<String> {
+        let rest = root.rest_of(module)?;
+        let mut parts: Vec<&str> = root.dir.split('/').filter(|p| !p.is_empty()).collect();
         if parts.is_empty() {
             parts.push(TOP_CRATE);
         }
         parts.extend(rest.split(['.', '/']).filter(|p| !p.is_empty()));
-        parts.join(".")
+        Some(parts.join("."))
     }
 }
 
@@ -283,9 +286,11 @@ mod tests {
         let index = FileIndex::default();
         assert_eq!(Rust.qualified_name("src/lib.rs", &index, "run"), "src.run");
         assert_eq!(Rust.qualified_name("src/stack.rs", &index, "Stack.peek"), "src.stack.Stack.peek");
-        assert_eq!(Rust.module_below_root("", "builder.command"), "src.builder.command");
-        assert_eq!(Rust.module_below_root("clap_builder", ""), "clap_builder");
-        assert_eq!(Rust.module_below_root("crates/nu-cmd", "x"), "crates.nu-cmd.x");
+        let root = |dir: &str| ModuleRoot { prefix: "clap".to_owned(), dir: dir.to_owned(), prefix_in_path: false };
+        assert_eq!(Rust.module_below_root(&root(""), "clap.builder.command").as_deref(), Some("src.builder.command"));
+        assert_eq!(Rust.module_below_root(&root("clap_builder"), "clap").as_deref(), Some("clap_builder"));
+        assert_eq!(Rust.module_below_root(&root("crates/nu-cmd"), "clap.x").as_deref(), Some("crates.nu-cmd.x"));
+        assert_eq!(Rust.module_below_root(&root(""), "clapx.y"), None);
     }
 
     #[test]
@@ -306,12 +311,16 @@ mod tests {
         assert!(Rust.claims("Cargo.toml") && Rust.claims("clap_lex/Cargo.toml") && !Rust.claims("Cargo.lock"));
         let index =
             Rust.extract(b"[package]\nname = \"clap-builder\"\nversion = \"4\"\n\n[dependencies]\nname = \"x\"\n");
-        assert_eq!(Rust.module_root("clap_builder/Cargo.toml", &index).as_deref(), Some("clap_builder"));
+        let roots = Rust.module_roots("clap_builder/Cargo.toml", &index);
+        assert_eq!(
+            roots.iter().map(|r| (r.prefix.as_str(), r.dir.as_str())).collect::<Vec<_>>(),
+            [("clap_builder", "")]
+        );
         let lib = Rust.extract(b"[package]\nname = \"bat\"\n[lib]\nname = \"bat_lib\"\n[[bin]]\nname = \"bat\"\n");
         assert_eq!(lib.package.as_deref(), Some("bat_lib"));
         // A workspace manifest names no crate; Rust source is no manifest.
         assert_eq!(Rust.extract(b"[workspace]\nmembers = [\"a\"]\n").package.as_deref(), Some(""));
         assert_eq!(manifest_crate_name(b"fn main() {}\n"), None);
-        assert_eq!(Rust.module_root("src/lib.rs", &Rust.extract(b"fn main() {}\n")), None);
+        assert!(Rust.module_roots("src/lib.rs", &Rust.extract(b"fn main() {}\n")).is_empty());
     }
 }

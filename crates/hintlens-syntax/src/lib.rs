@@ -467,6 +467,52 @@ pub struct FileIndex {
     /// work tree), and what is defined there is never the code change's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tests: Vec<Span>,
+    /// The module roots a manifest of several declares ([`Frontend::manifest_roots`]: PHP's
+    /// `composer.json`), directories relative to the manifest's; empty for any other file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roots: Vec<ModuleRoot>,
+}
+
+/// A root of a tree of modules: the names beginning with `prefix` lie below `dir`. A manifest
+/// declares one (Go's `go.mod`: `go.flipt.io/flipt` below its directory; a Rust crate's
+/// `Cargo.toml`) or several (PHP's `composer.json`: `App\` in `src/`, `App\Tests\` in
+/// `tests/`), or the language's convention does (Ruby's Zeitwerk: every constant below `lib/`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ModuleRoot {
+    /// In the notation of the language's imports (`go.flipt.io/flipt`, `clap`, `App.Http` for
+    /// PHP's `App\Http\`); empty for a root of every name.
+    pub prefix: String,
+    /// The directory, relative to the manifest's in a manifest's index and to the repository
+    /// once found; empty for the manifest's own (or the repository's top).
+    pub dir: String,
+    /// Whether a name keeps its prefix in its path below `dir` (PSR-0: `Foo_Bar` is
+    /// `lib/Foo/Bar.php` for `"Foo_": "lib/"`), rather than only what follows the prefix
+    /// (PSR-4, `go.mod`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prefix_in_path: bool,
+}
+
+impl ModuleRoot {
+    /// What follows the prefix in `module` when the prefix is a whole leading part of it
+    /// (`errors` of `go.flipt.io/flipt/errors` below `go.flipt.io/flipt`, `builder` of
+    /// `clap.builder` below `clap`, nothing of the prefix itself).
+    pub fn rest_of<'m>(&self, module: &'m str) -> Option<&'m str> {
+        let rest = module.strip_prefix(self.prefix.as_str())?;
+        match rest.strip_prefix(['/', '.']) {
+            Some(rest) => Some(rest),
+            None if rest.is_empty() => Some(rest),
+            None => None,
+        }
+    }
+
+    /// `rest` in the directory `dir`, joined with `/`.
+    pub fn join(dir: &str, rest: &str) -> String {
+        match (dir, rest) {
+            ("", rest) => rest.to_owned(),
+            (dir, "") => dir.to_owned(),
+            (dir, rest) => format!("{dir}/{rest}"),
+        }
+    }
 }
 
 impl FileIndex {
@@ -624,8 +670,11 @@ pub trait Frontend: Send + Sync + 'static {
     /// handing back this version's parse (if it made one) for a later version. The index is the
     /// same whatever is given: only the time differs.
     fn extract_reusing(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>) {
-        match self.manifest_name(text) {
-            Some(name) => (FileIndex { package: Some(name), ..FileIndex::default() }, None),
+        if let Some(name) = self.manifest_name(text) {
+            return (FileIndex { package: Some(name), ..FileIndex::default() }, None);
+        }
+        match self.manifest_roots(text) {
+            Some(roots) => (FileIndex { roots, ..FileIndex::default() }, None),
             None => self.extract_source(text, earlier),
         }
     }
@@ -637,8 +686,17 @@ pub trait Frontend: Send + Sync + 'static {
     /// The name a manifest's text gives the modules of its tree (Go's `go.mod`: its module path;
     /// a Rust crate's `Cargo.toml`: the crate's name), which its index carries as
     /// [`FileIndex::package`]; `None` for any other text. Read from the text alone, as
-    /// extraction is ([`Frontend::module_root`] answers from the index).
+    /// extraction is ([`Frontend::module_roots`] answers from the index).
     fn manifest_name(&self, text: &[u8]) -> Option<String> {
+        let _ = text;
+        None
+    }
+
+    /// The module roots a manifest's text declares when it declares several, each with its own
+    /// prefix (PHP's `composer.json`: its `autoload` and `autoload-dev` PSR-4 and PSR-0 maps),
+    /// which its index carries as [`FileIndex::roots`]; `None` for any other text. Read from the
+    /// text alone, as extraction is.
+    fn manifest_roots(&self, text: &[u8]) -> Option<Vec<ModuleRoot>> {
         let _ = text;
         None
     }
@@ -735,6 +793,14 @@ pub trait Frontend: Send + Sync + 'static {
         None
     }
 
+    /// Whether an unqualified name of a definition of kind `def` that its file's namespace
+    /// lacks is the global namespace's: PHP's functions and constants (`strlen()` in
+    /// `namespace App` is `\strlen` unless `App\strlen` exists), never its classes.
+    fn falls_back_to_global(&self, def: DefKind) -> bool {
+        let _ = def;
+        false
+    }
+
     /// Whether a [`Frontend::namespace`]'s files may lie in any directory rather than in one
     /// (Java's and Go's packages): Ruby's constants, where a class is reopened in any file
     /// (`class Shop::Cart` in `lib/shop/cart/discounts.rb`), and is new only if no file of B
@@ -748,7 +814,7 @@ pub trait Frontend: Send + Sync + 'static {
     /// (`importing_module`, the module name of `importing_path`), Rust `crate::`, `self::` and
     /// `super::`. The default is the module as written. A module returned other than as written
     /// is taken to be the repository's; one returned as written goes through the module roots
-    /// ([`Frontend::module_root`]) where the language has any.
+    /// ([`Frontend::module_roots`]) where the language has any.
     fn import_target(&self, importing_path: &str, importing_module: &str, module: &str) -> String {
         let _ = (importing_path, importing_module);
         module.to_owned()
@@ -822,39 +888,55 @@ pub trait Frontend: Send + Sync + 'static {
         ModuleDefinition { name: file_definition_name(&module).to_owned(), kind: DefKind::File, path: path.to_owned() }
     }
 
-    /// Whether a claimed path is a manifest ([`Frontend::module_root`]) rather than a source
+    /// Whether a claimed path is a manifest ([`Frontend::module_roots`]) rather than a source
     /// file: decided by the path alone (`go.mod`, `Cargo.toml`).
     fn is_manifest(&self, path: &str) -> bool {
         let _ = path;
         false
     }
 
-    /// The name a manifest gives the modules of the tree below its directory: Go's `go.mod`
+    /// The module roots a manifest declares, directories relative to its own: Go's `go.mod`
     /// (`module go.flipt.io/flipt` — the package in `internal/server` beside it is imported as
     /// `go.flipt.io/flipt/internal/server`), a Rust crate's `Cargo.toml` (`name = "clap"` —
-    /// `clap::builder` is the module `builder` of the crate's `src/`). A frontend that claims such manifests answers for
-    /// them (reading the name from the index its `extract` made) and `None` for source files.
-    /// Where the reference snapshot holds roots of a language, an import of that language leads
-    /// to the directory below the root whose name prefixes it, and out of the repository (the
-    /// standard library, a dependency) when no root's name does.
+    /// `clap::builder` is the module `builder` of the crate's `src/`), PHP's `composer.json`
+    /// (`"App\\": "src/"`, and more). A frontend that claims such manifests answers for them
+    /// (from the index its `extract` made: by default its [`FileIndex::roots`]). Where the
+    /// reference snapshot holds roots of a language, an import of that language leads to the
+    /// directory below the root whose prefix begins it ([`Frontend::module_below_root`]), and
+    /// out of the repository (the standard library, a dependency) when no root's does.
     ///
     /// Asked only of the paths [`Frontend::is_manifest`] accepts, so that finding a snapshot's
     /// roots parses its manifests and nothing else.
-    fn module_root(&self, path: &str, index: &FileIndex) -> Option<String> {
-        let _ = (path, index);
+    fn module_roots(&self, path: &str, index: &FileIndex) -> Vec<ModuleRoot> {
+        let _ = path;
+        index.roots.clone()
+    }
+
+    /// The root directory a source file lies in by the language's convention rather than by a
+    /// manifest (Ruby's Zeitwerk: `lib/` in `lib/shop/cart.rb`, `app/models` in
+    /// `app/models/user.rb`), a root of every name for [`Frontend::file_below_root`] only: such
+    /// roots lead constants to their files, never an import out of the repository. Decided by
+    /// the path alone, so that finding them reads no file.
+    fn conventional_root<'p>(&self, path: &'p str) -> Option<&'p str> {
+        let _ = path;
         None
     }
 
-    /// The module an import reaches below a root ([`Frontend::module_root`]) whose manifest lies
-    /// in `root_dir`, for the rest of the import after the root's name, in the notation of
-    /// [`Frontend::module_name`]. By default a directory below the manifest's (Go: `rest` of
-    /// `go.flipt.io/flipt/internal/server` is `internal/server`).
-    fn module_below_root(&self, root_dir: &str, rest: &str) -> String {
-        match (root_dir, rest) {
-            ("", rest) => rest.to_owned(),
-            (dir, "") => dir.to_owned(),
-            (dir, rest) => format!("{dir}/{rest}"),
-        }
+    /// The module an import of `module` reaches below `root` (its directory relative to the
+    /// repository), in the notation of [`Frontend::module_name`]; `None` when the root holds no
+    /// such module. By default a directory below the root's (Go: `go.flipt.io/flipt/internal/server`
+    /// below `go.flipt.io/flipt` is `internal/server`).
+    fn module_below_root(&self, root: &ModuleRoot, module: &str) -> Option<String> {
+        Some(ModuleRoot::join(&root.dir, root.rest_of(module)?))
+    }
+
+    /// The file an autoloader loads for the fully qualified name `name` (dotted) below `root`:
+    /// PHP's composer (`App.Http.Client` → `src/Http/Client.php` for PSR-4's `"App\\": "src/"`),
+    /// Ruby's Zeitwerk (`Shop.Cart` → `lib/shop/cart.rb`). `None` where the language loads no
+    /// file by name, or the root holds no such name.
+    fn file_below_root(&self, root: &ModuleRoot, name: &str) -> Option<String> {
+        let _ = (root, name);
+        None
     }
 
     /// [`LanguageSpec::lexical`]: what repository-wide name facts read of the files nobody
