@@ -8,6 +8,11 @@
 //!   (`src/Http/Client.php` declaring `namespace App\Http;` is `App.Http.Client`), so a `use`
 //!   import of a class names its file as an autoloader would find it. The namespace is read from
 //!   the file itself, which is what composer's maps point at.
+//! - `composer.json` is a manifest of several module roots ([`Frontend::module_roots`]): its
+//!   `autoload` and `autoload-dev` PSR-4, PSR-0 and classmap maps. Where a repository has them,
+//!   the class a fully qualified name names is the file the map places it in (when that file
+//!   exists; else the files declaring it are looked for), and a namespace no map holds
+//!   (`PHPUnit\Framework`) is a dependency's, out of the repository.
 //! - A namespace's names are visible to its other files without an import
 //!   ([`Frontend::namespace`]), as unqualified class names resolve in PHP.
 //! - Members: `->name` and `?->name` are members of a value whose type is unknown, matched by
@@ -31,10 +36,11 @@
 //!   its own members ([`hintlens_syntax::Binding::OwnMember`]): a test's call of its own helper
 //!   is no use of a new code method of that name.
 
+mod composer;
 mod walk;
 
 use hintlens_syntax::lexical::{Backtick, CStyle, Dialect};
-use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleRoot, UseKind};
 use hintlens_tree::packages;
 use tree_sitter::Tree;
 
@@ -92,6 +98,32 @@ impl Frontend for Php {
     fn is_collected(&self, _path: &str, index: &FileIndex, id: DefId) -> bool {
         let d = index.definition(id);
         d.collected || (d.parent.is_some() && packages::has_modifier(d, "private"))
+    }
+
+    /// An unqualified function or constant falls back to the global namespace.
+    fn falls_back_to_global(&self, def: DefKind) -> bool {
+        matches!(def, DefKind::Function | DefKind::Constant)
+    }
+
+    /// `composer.json`, wherever it is (a package of a monorepo has its own).
+    fn is_manifest(&self, path: &str) -> bool {
+        path == "composer.json" || path.ends_with("/composer.json")
+    }
+
+    /// Its autoload maps ([`composer::roots`]).
+    fn manifest_roots(&self, text: &[u8]) -> Option<Vec<ModuleRoot>> {
+        composer::roots(text)
+    }
+
+    /// The namespace as written, when the root holds it: PHP's modules are named by their
+    /// namespaces, wherever the map puts their files.
+    fn module_below_root(&self, root: &ModuleRoot, module: &str) -> Option<String> {
+        composer::holds(root, module).then(|| module.to_owned())
+    }
+
+    /// Where composer's PSR-4 or PSR-0 map puts the class.
+    fn file_below_root(&self, root: &ModuleRoot, name: &str) -> Option<String> {
+        composer::class_file(root, name)
     }
 
     /// Magic methods (`__construct`, `__get`, `__toString`, …): their names are PHP's.
