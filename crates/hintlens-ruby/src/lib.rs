@@ -20,6 +20,9 @@
 //! - `require "shop/cart"` and `require_relative "../lib/shop/cart"` are uses of the file they
 //!   load: a module is a file's path without its extension (`lib.shop.cart`), matched by suffix,
 //!   so `lib/` (or any directory) on the load path needs no configuration.
+//! - Constants are autoloaded by Zeitwerk's convention ([`Frontend::conventional_root`]):
+//!   `Shop::Cart` is `shop/cart.rb` below `lib/` or an `app/*/` directory (`app/models`,
+//!   `app/models/concerns`), so a test naming the constant loads the file as a `require` would.
 //! - Test code: `spec/`, `test/`, `*_spec.rb`, `*_test.rb`. Collected, hence never reached from
 //!   code: minitest's and test-unit's `test_*` methods, and whatever a spec defines outside a
 //!   class (`let(:x)`, `subject(:x)`, helper `def`s of an example group). RSpec's `it` blocks
@@ -28,7 +31,7 @@
 mod walk;
 
 use hintlens_syntax::lexical::Dialect;
-use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, UseKind};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleRoot, UseKind};
 use tree_sitter::Tree;
 
 /// The Ruby [`Frontend`]: claims `*.rb`, `*.rake` and `*.gemspec` files.
@@ -41,10 +44,8 @@ static SPEC: LanguageSpec = LanguageSpec {
     name: "ruby",
     extensions: EXTENSIONS,
     shared_extensions: &[],
-    // `#` comments and `'`/`"` strings. An interpolation (`"#{name}"`) is read as string: a
-    // name used only there is a word too few for the lexer, found by the parse of a changed
-    // file all the same.
-    lexical: Dialect::Python,
+    // `#` comments and `'`/`"` strings; `"#{name}"` interpolations are code.
+    lexical: Dialect::Ruby,
     test_patterns: &["*_spec.rb", "*_test.rb", "spec/"],
     keywords: &[
         "BEGIN", "END", "__ENCODING__", "__FILE__", "__LINE__", "alias", "and", "begin", "break", "case", "class",
@@ -92,6 +93,23 @@ impl Frontend for Ruby {
     fn source_module_name(&self, path: &str, _index: &FileIndex) -> String {
         let stem = EXTENSIONS.iter().find_map(|e| path.strip_suffix(e)).unwrap_or(path);
         stem.split('/').filter(|c| !c.is_empty() && *c != ".").collect::<Vec<_>>().join(".")
+    }
+
+    /// Zeitwerk's root directories: `lib` (of the repository or of a gem in it), `app/<kind>`
+    /// and `app/<kind>/concerns` — never below a test directory.
+    fn conventional_root<'p>(&self, path: &'p str) -> Option<&'p str> {
+        zeitwerk_root(path)
+    }
+
+    /// `Shop.Cart` → `shop/cart.rb` below the root (Zeitwerk's inflection, the inverse of
+    /// `camelize`: `HTMLParser` → `html_parser`).
+    fn file_below_root(&self, root: &ModuleRoot, name: &str) -> Option<String> {
+        let rest = if root.prefix.is_empty() { name } else { root.rest_of(name)? };
+        let parts: Vec<String> = rest.split('.').filter(|p| !p.is_empty()).map(underscore).collect();
+        if parts.is_empty() || !parts.iter().all(|p| hintlens_syntax::is_identifier(p)) {
+            return None;
+        }
+        Some(format!("{}.rb", ModuleRoot::join(&root.dir, &parts.join("/"))))
     }
 
     /// Constants are the program's, not a file's: `Shop.Cart.total` wherever it is defined.
@@ -161,6 +179,42 @@ impl Frontend for Ruby {
     }
 }
 
+/// The Zeitwerk root directory of a Ruby file (`lib` of `lib/shop/cart.rb`, `app/models` of
+/// `app/models/user.rb`, `app/models/concerns` of `app/models/concerns/named.rb`).
+fn zeitwerk_root(path: &str) -> Option<&str> {
+    if !path.ends_with(".rb") {
+        return None;
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    let files = &parts[..parts.len() - 1];
+    let end = files.iter().enumerate().find_map(|(i, &part)| match part {
+        "spec" | "test" | "tests" => Some(None),
+        "lib" => Some(Some(i + 1)),
+        "app" if i + 1 < files.len() => Some(Some(if files.get(i + 2) == Some(&"concerns") { i + 3 } else { i + 2 })),
+        _ => None,
+    })??;
+    let len: usize = parts[..end].iter().map(|p| p.len() + 1).sum::<usize>() - 1;
+    Some(&path[..len])
+}
+
+/// ActiveSupport's `underscore` of one constant name: `HTMLParser` → `html_parser`, `Cart` →
+/// `cart`, `V2Client` → `v2_client`.
+fn underscore(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            let before = chars[i - 1];
+            let after_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if before.is_ascii_lowercase() || before.is_ascii_digit() || (before.is_ascii_uppercase() && after_lower) {
+                out.push('_');
+            }
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
 /// Parses without extracting anything: the baseline extraction is measured against.
 pub fn parse_only(text: &[u8]) -> Option<Tree> {
     hintlens_tree::parse(&tree_sitter_ruby::LANGUAGE.into(), text, None)
@@ -178,5 +232,25 @@ mod tests {
         assert_eq!(Ruby.import_target("spec/shop/cart_spec.rb", "", "./../../lib/shop"), "lib.shop");
         assert_eq!(Ruby.import_target("spec/cart_spec.rb", "", "./"), "spec");
         assert_eq!(Ruby.import_target("spec/cart_spec.rb", "", "shop"), "shop");
+    }
+
+    #[test]
+    fn zeitwerk_roots_and_files() {
+        assert_eq!(Ruby.conventional_root("lib/shop/cart.rb"), Some("lib"));
+        assert_eq!(Ruby.conventional_root("gems/core/lib/core.rb"), Some("gems/core/lib"));
+        assert_eq!(Ruby.conventional_root("app/models/user.rb"), Some("app/models"));
+        assert_eq!(Ruby.conventional_root("app/models/concerns/named.rb"), Some("app/models/concerns"));
+        assert_eq!(Ruby.conventional_root("spec/lib/helper.rb"), None);
+        assert_eq!(Ruby.conventional_root("exe/tool.rb"), None);
+        assert_eq!(Ruby.conventional_root("lib/tasks/x.rake"), None);
+        let lib = ModuleRoot { prefix: String::new(), dir: "lib".into(), prefix_in_path: false };
+        assert_eq!(Ruby.file_below_root(&lib, "Shop.Cart").as_deref(), Some("lib/shop/cart.rb"));
+        assert_eq!(
+            Ruby.file_below_root(&lib, "RuboCop.Cop.Style.HTMLParser").as_deref(),
+            Some("lib/rubo_cop/cop/style/html_parser.rb")
+        );
+        assert_eq!(underscore("V2Client"), "v2_client");
+        assert_eq!(underscore("TimeNow"), "time_now");
+        assert_eq!(Ruby.file_below_root(&lib, ""), None);
     }
 }

@@ -745,7 +745,20 @@ impl<'t> Walk<'t> {
                     match g.kinds.of(argument) {
                         // `private def helper`: a private method.
                         K::Method | K::SingletonMethod => self.method(argument, None, Some(name == "private")),
-                        // `private :helper` names a method of its own class.
+                        // `private :helper, :other` makes methods its class defined before private
+                        // (`attr_reader :x` then `private :x` too).
+                        K::Symbol if name == "private" => {
+                            let Some(method) = self.symbol(argument) else { continue };
+                            let owner = self.owner;
+                            for d in self.b.index.definitions.iter_mut().filter(|d| {
+                                d.parent == owner
+                                    && d.name == method
+                                    && d.kind == DefKind::Method
+                                    && !d.signature.starts_with("private ")
+                            }) {
+                                d.signature.insert_str(0, "private ");
+                            }
+                        }
                         K::Symbol => {}
                         _ => self.visit(argument),
                     }

@@ -160,3 +160,27 @@ fn hostile_inputs_extract() {
         let _ = Ruby.extract(src.as_bytes());
     }
 }
+
+/// `private :name` after the `def` (or `attr_reader`) makes the method private as `private def`
+/// and a bare `private` above it do; a method of the same name in another class stays public.
+#[test]
+fn private_symbols_make_methods_private() {
+    let src = "class Cart\n  def helper; end\n  attr_reader :secret\n  def shown; end\n  private :helper, :secret\n  private def inline; end\nend\nclass Other\n  def helper; end\nend\n";
+    let index = Ruby.extract(src.as_bytes());
+    let private: Vec<(&str, bool)> = index
+        .definitions
+        .iter()
+        .filter(|d| d.kind == DefKind::Method)
+        .map(|d| (d.local_name.as_str(), Ruby.is_private(d)))
+        .collect();
+    assert_eq!(
+        private,
+        [
+            ("Cart.helper", true),
+            ("Cart.secret", true),
+            ("Cart.shown", false),
+            ("Cart.inline", true),
+            ("Other.helper", false)
+        ]
+    );
+}

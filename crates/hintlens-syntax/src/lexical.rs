@@ -15,6 +15,9 @@ pub enum Dialect {
     Python,
     /// `//` and `/* */` comments and `"` strings, plus what [`CStyle`] adds.
     C(CStyle),
+    /// `#` comments; `'` strings, and `"` strings and `` ` `` commands whose `#{…}` is code
+    /// (Ruby: `"#{cart.total} left"` uses `cart` and `total`).
+    Ruby,
 }
 
 /// What a C-family language adds to `//`, `/* */` and `"…"`.
@@ -95,6 +98,7 @@ fn stops(dialect: Dialect) -> [bool; 256] {
     let mut table = WORD;
     let bytes: &[u8] = match dialect {
         Dialect::Python => b"#\"'{}",
+        Dialect::Ruby => b"#\"'`{}",
         Dialect::C(_) => b"/\"'`{}",
     };
     for &b in bytes {
@@ -229,6 +233,18 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                     self.python_string();
                     continue;
                 }
+                (Dialect::Ruby, b'#') => {
+                    self.line_comment();
+                    continue;
+                }
+                (Dialect::Ruby, b'\'') => {
+                    self.quoted(b'\'', false);
+                    continue;
+                }
+                (Dialect::Ruby, b'"' | b'`') => {
+                    self.interpolated(b);
+                    continue;
+                }
                 (Dialect::C(_), b'/') if self.peek(1) == b'/' => {
                     self.line_comment();
                     continue;
@@ -305,7 +321,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 }
                 _ => false,
             },
-            Dialect::C(_) => false,
+            Dialect::C(_) | Dialect::Ruby => false,
         }
     }
 
@@ -409,6 +425,30 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 b'\\' => self.at += 2,
                 b'`' => break,
                 b'$' if self.peek(1) == b'{' => {
+                    self.string_words(start, self.at);
+                    self.at += 2;
+                    self.code(Some(b'}'));
+                    start = self.at;
+                }
+                _ => self.at += 1,
+            }
+        }
+        let end = self.at.min(self.text.len());
+        self.string_words(start.min(end), end);
+        self.at = (end + 1).min(self.text.len());
+    }
+
+    /// A Ruby string or command closed by `quote` whose `#{…}` interpolations are code. Unclosed,
+    /// it ends at the line's end, as [`Lexer::quoted`] does.
+    fn interpolated(&mut self, quote: u8) {
+        self.at += 1;
+        let mut start = self.at;
+        while self.at < self.text.len() {
+            match self.text[self.at] {
+                b'\\' => self.at += 2,
+                b'\n' => break,
+                c if c == quote => break,
+                b'#' if self.peek(1) == b'{' => {
                     self.string_words(start, self.at);
                     self.at += 2;
                     self.code(Some(b'}'));
@@ -531,5 +571,11 @@ mod tests {
     #[test]
     fn an_unclosed_quote_ends_at_the_line() {
         assert_eq!(code_words("x = 'oops\ny = 1\n", Dialect::Python), ["x", "y", "1"]);
+    }
+
+    #[test]
+    fn ruby_interpolations_are_code() {
+        let text = "puts \"#{cart.total} left, #{h[\"k\"]}\" # total\n'#{no}' `ls #{dir}`\nx = \"oops\ny\n";
+        assert_eq!(code_words(text, Dialect::Ruby), ["puts", "cart", "total", "h", "dir", "x", "y"]);
     }
 }
