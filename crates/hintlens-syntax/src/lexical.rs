@@ -242,7 +242,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                     continue;
                 }
                 (Dialect::Ruby, b'"' | b'`') => {
-                    self.interpolated(b);
+                    self.interpolated(b, b'#', false);
                     continue;
                 }
                 (Dialect::C(_), b'/') if self.peek(1) == b'/' => {
@@ -276,7 +276,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                         continue;
                     }
                     Backtick::Template => {
-                        self.template();
+                        self.interpolated(b'`', b'$', true);
                         continue;
                     }
                 },
@@ -416,39 +416,18 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
         }
     }
 
-    /// A JavaScript template: text, with `${…}` code.
-    fn template(&mut self) {
+    /// A string closed by `quote` whose `<sigil>{…}` interpolations are code: JavaScript's
+    /// template (`` `a ${b} c` ``, spanning lines), a Ruby string or command (`"a #{b} c"`,
+    /// which ends at the line's end when unclosed, as [`Lexer::quoted`] does).
+    fn interpolated(&mut self, quote: u8, sigil: u8, multiline: bool) {
         self.at += 1;
         let mut start = self.at;
         while self.at < self.text.len() {
             match self.text[self.at] {
                 b'\\' => self.at += 2,
-                b'`' => break,
-                b'$' if self.peek(1) == b'{' => {
-                    self.string_words(start, self.at);
-                    self.at += 2;
-                    self.code(Some(b'}'));
-                    start = self.at;
-                }
-                _ => self.at += 1,
-            }
-        }
-        let end = self.at.min(self.text.len());
-        self.string_words(start.min(end), end);
-        self.at = (end + 1).min(self.text.len());
-    }
-
-    /// A Ruby string or command closed by `quote` whose `#{…}` interpolations are code. Unclosed,
-    /// it ends at the line's end, as [`Lexer::quoted`] does.
-    fn interpolated(&mut self, quote: u8) {
-        self.at += 1;
-        let mut start = self.at;
-        while self.at < self.text.len() {
-            match self.text[self.at] {
-                b'\\' => self.at += 2,
-                b'\n' => break,
+                b'\n' if !multiline => break,
                 c if c == quote => break,
-                b'#' if self.peek(1) == b'{' => {
+                c if c == sigil && self.peek(1) == b'{' => {
                     self.string_words(start, self.at);
                     self.at += 2;
                     self.code(Some(b'}'));
