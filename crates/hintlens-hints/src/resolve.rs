@@ -139,9 +139,16 @@ impl<'a> Resolver<'a> {
         let frontend = self.db.frontend(language);
         let loose = |p: &str| p.chars().filter(|&c| c != '_').flat_map(char::to_lowercase).collect::<String>();
         let wanted = loose(path);
+        // A conventional root's files are loaded by name only where R's code sets the loader up.
+        let loaded = |r: &Root| {
+            !r.conventional
+                || frontend
+                    .conventional_loader(&r.root.dir)
+                    .is_none_or(|loader| self.reference.occurrences(self.db, loader) > 0)
+        };
         self.roots()
             .iter()
-            .filter(|r| r.language == language && path.starts_with(r.root.dir.as_str()))
+            .filter(|r| r.language == language && path.starts_with(r.root.dir.as_str()) && loaded(r))
             .filter_map(|r| frontend.file_below_root(&r.root, name))
             .any(|candidate| candidate == path || loose(&candidate) == wanted)
     }

@@ -101,6 +101,12 @@ impl Frontend for Ruby {
         zeitwerk_root(path)
     }
 
+    /// A `lib/` is Zeitwerk's only where the code sets it up (`Zeitwerk::Loader.for_gem`);
+    /// Rails autoloads `app/*` by itself.
+    fn conventional_loader(&self, root_dir: &str) -> Option<&'static str> {
+        (root_dir == "lib" || root_dir.ends_with("/lib")).then_some("Zeitwerk")
+    }
+
     /// `Shop.Cart` → `shop/cart.rb` below the root (Zeitwerk's inflection, the inverse of
     /// `camelize`: `HTMLParser` → `html_parser`).
     fn file_below_root(&self, root: &ModuleRoot, name: &str) -> Option<String> {
@@ -252,5 +258,8 @@ mod tests {
         assert_eq!(underscore("V2Client"), "v2_client");
         assert_eq!(underscore("TimeNow"), "time_now");
         assert_eq!(Ruby.file_below_root(&lib, ""), None);
+        assert_eq!(Ruby.conventional_loader("lib"), Some("Zeitwerk"));
+        assert_eq!(Ruby.conventional_loader("gems/core/lib"), Some("Zeitwerk"));
+        assert_eq!(Ruby.conventional_loader("app/models"), None, "Rails autoloads app/*");
     }
 }

@@ -922,6 +922,16 @@ pub trait Frontend: Send + Sync + 'static {
         None
     }
 
+    /// The name a repository's code must hold for the convention's loader to load the files
+    /// below the conventional root `root_dir` by their constants' names, so that where a file
+    /// lies is something a test depends on; `None` when the convention always loads them. Ruby:
+    /// a gem's `lib/` is loaded so only by `Zeitwerk` (faker requires every file by a glob,
+    /// rubocop by a list: a spec passes wherever the class lies); Rails loads `app/*` always.
+    fn conventional_loader(&self, root_dir: &str) -> Option<&'static str> {
+        let _ = root_dir;
+        None
+    }
+
     /// The module an import of `module` reaches below `root` (its directory relative to the
     /// repository), in the notation of [`Frontend::module_name`]; `None` when the root holds no
     /// such module. By default a directory below the root's (Go: `go.flipt.io/flipt/internal/server`
