@@ -153,12 +153,17 @@ fn the_stat_cache_vouches_only_for_files_git_has_seen_unchanged() {
     write(root, "src/untouched.py", b"x = 1\n");
     write(root, "src/edited.py", b"y = 1\n");
     write(root, "src/rewritten.py", b"z = 1\n");
+    // Git vouches for no file written in the instant it writes its index ("racily clean"):
+    // the files are made older than the index first (file times are coarser than a jiffy).
+    let settle = || std::thread::sleep(std::time::Duration::from_millis(50));
+    settle();
     let head = commit(root, "more");
     write(root, "src/staged.py", b"staged\n");
+    settle();
     git(root, &["add", "src/staged.py"]);
     write(root, "src/untracked.py", b"new\n");
     // After git wrote its index: the same size, other bytes; and the same bytes written anew.
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    settle();
     write(root, "src/edited.py", b"y = 2\n");
     write(root, "src/rewritten.py", b"z = 1\n");
 

@@ -193,11 +193,11 @@ fn what_git_s_index_holds_changes_no_answer() {
     // Git vouches for no file written in the instant it wrote its index ("racily clean"): as
     // `git status` does, refresh the index once the files are older than it.
     fn refresh(root: &Path) {
-        std::thread::sleep(std::time::Duration::from_millis(30));
+        std::thread::sleep(std::time::Duration::from_millis(50));
         git(root, &["update-index", "-q", "--refresh"]);
     }
     fn stage(root: &Path) {
-        std::thread::sleep(std::time::Duration::from_millis(30));
+        std::thread::sleep(std::time::Duration::from_millis(50));
         git(root, &["add", "-A"]);
     }
     fn remove(root: &Path) {
