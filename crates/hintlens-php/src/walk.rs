@@ -24,74 +24,50 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     walk.b.finish(root)
 }
 
-/// The node kinds the walk tells apart; everything else is [`K::Other`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum K {
-    Other,
-    Error,
-    Name,
-    QualifiedName,
-    NamespaceName,
-    VariableName,
-    Comment,
-    Text,
-    NamespaceDefinition,
-    NamespaceUseDeclaration,
-    NamespaceUseClause,
-    NamespaceUseGroup,
-    ClassDeclaration,
-    InterfaceDeclaration,
-    TraitDeclaration,
-    EnumDeclaration,
-    AnonymousClass,
-    BaseClause,
-    ClassInterfaceClause,
-    DeclarationList,
-    MethodDeclaration,
-    FunctionDefinition,
-    PropertyDeclaration,
-    PropertyElement,
-    ConstDeclaration,
-    ConstElement,
-    EnumCase,
-    UseDeclaration,
-    FormalParameters,
-    SimpleParameter,
-    VariadicParameter,
-    PromotionParameter,
-    AttributeList,
-    AttributeGroup,
-    Attribute,
-    Arguments,
-    Argument,
-    FunctionCall,
-    MemberCall,
-    MemberAccess,
-    ScopedCall,
-    ScopedPropertyAccess,
-    ClassConstantAccess,
-    ObjectCreation,
-    BinaryExpression,
-    CatchClause,
-    NamedType,
-    PrimitiveType,
-    /// `?T`, `A|B`, `A&B`, `(A&B)|C`, a catch's `A|B`: types made of types.
-    CompoundType,
-    RelativeScope,
-    String,
-    EncapsedString,
-    StringContent,
-    Heredoc,
-    /// A heredoc's or nowdoc's opening and closing identifiers.
-    HeredocMarker,
-    ThrowExpression,
-    ArrayCreation,
-    ArrayElement,
-    /// `goto` labels: names of nothing.
-    Label,
-    /// `require`, `require_once`, `include`, `include_once`.
-    Include,
-    VisibilityModifier,
+hintlens_tree::node_kinds! {
+    /// The node kinds the walk tells apart.
+    enum K {
+        Name = "name", QualifiedName = "qualified_name" | "relative_name", NamespaceName = "namespace_name",
+        VariableName = "variable_name" | "dynamic_variable_name",
+        Comment = "comment", Text = "text" | "php_tag" | "php_end_tag",
+        NamespaceDefinition = "namespace_definition", NamespaceUseDeclaration = "namespace_use_declaration",
+        NamespaceUseClause = "namespace_use_clause", NamespaceUseGroup = "namespace_use_group",
+        ClassDeclaration = "class_declaration", InterfaceDeclaration = "interface_declaration",
+        TraitDeclaration = "trait_declaration", EnumDeclaration = "enum_declaration",
+        AnonymousClass = "anonymous_class", BaseClause = "base_clause",
+        ClassInterfaceClause = "class_interface_clause",
+        DeclarationList = "declaration_list" | "enum_declaration_list",
+        MethodDeclaration = "method_declaration", FunctionDefinition = "function_definition",
+        PropertyDeclaration = "property_declaration", PropertyElement = "property_element",
+        ConstDeclaration = "const_declaration", ConstElement = "const_element", EnumCase = "enum_case",
+        UseDeclaration = "use_declaration", FormalParameters = "formal_parameters",
+        SimpleParameter = "simple_parameter", VariadicParameter = "variadic_parameter",
+        PromotionParameter = "property_promotion_parameter",
+        AttributeList = "attribute_list", AttributeGroup = "attribute_group", Attribute = "attribute",
+        Arguments = "arguments", Argument = "argument", FunctionCall = "function_call_expression",
+        MemberCall = "member_call_expression" | "nullsafe_member_call_expression",
+        MemberAccess = "member_access_expression" | "nullsafe_member_access_expression",
+        ScopedCall = "scoped_call_expression", ScopedPropertyAccess = "scoped_property_access_expression",
+        ClassConstantAccess = "class_constant_access_expression", ObjectCreation = "object_creation_expression",
+        BinaryExpression = "binary_expression", CatchClause = "catch_clause", NamedType = "named_type",
+        PrimitiveType = "primitive_type" | "bottom_type" | "cast_type",
+        /// `?T`, `A|B`, `A&B`, `(A&B)|C`, a catch's `A|B`: types made of types.
+        CompoundType = "optional_type" | "union_type" | "intersection_type" | "disjunctive_normal_form_type"
+            | "type_list",
+        RelativeScope = "relative_scope", String = "string", EncapsedString = "encapsed_string",
+        StringContent = "string_content" | "escape_sequence" | "nowdoc_string",
+        Heredoc = "heredoc" | "nowdoc",
+        /// A heredoc's or nowdoc's opening and closing identifiers.
+        HeredocMarker = "heredoc_start" | "heredoc_end",
+        ThrowExpression = "throw_expression", ArrayCreation = "array_creation_expression",
+        ArrayElement = "array_element_initializer",
+        /// `goto` labels: names of nothing.
+        Label = "named_label_statement" | "goto_statement",
+        /// `require`, `require_once`, `include`, `include_once`.
+        Include = "require_expression" | "require_once_expression" | "include_expression"
+            | "include_once_expression",
+        VisibilityModifier = "visibility_modifier",
+    }
 }
 
 /// What the walk distinguishes of tree-sitter-php, resolved once per process.
@@ -121,7 +97,7 @@ fn grammar() -> &'static Grammar {
     static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
     GRAMMAR.get_or_init(|| {
         let language: Language = tree_sitter_php::LANGUAGE_PHP.into();
-        let kinds = KindTable::new(&language, K::Other, K::Error, kind_for);
+        let kinds = K::table(&hintlens_tree::Ids::new(&language, "tree-sitter-php"));
         let kind = |name: &str| language.id_for_node_kind(name, true);
         let field = |name: &str| language.field_id_for_name(name).map_or(0, std::num::NonZeroU16::get);
         Grammar {
@@ -146,78 +122,6 @@ fn grammar() -> &'static Grammar {
             f_value: field("value"),
         }
     })
-}
-
-fn kind_for(name: &str, named: bool) -> K {
-    if !named {
-        return K::Other;
-    }
-    match name {
-        "name" => K::Name,
-        "qualified_name" | "relative_name" => K::QualifiedName,
-        "namespace_name" => K::NamespaceName,
-        "variable_name" | "dynamic_variable_name" => K::VariableName,
-        "comment" => K::Comment,
-        "text" | "php_tag" | "php_end_tag" => K::Text,
-        "namespace_definition" => K::NamespaceDefinition,
-        "namespace_use_declaration" => K::NamespaceUseDeclaration,
-        "namespace_use_clause" => K::NamespaceUseClause,
-        "namespace_use_group" => K::NamespaceUseGroup,
-        "class_declaration" => K::ClassDeclaration,
-        "interface_declaration" => K::InterfaceDeclaration,
-        "trait_declaration" => K::TraitDeclaration,
-        "enum_declaration" => K::EnumDeclaration,
-        "anonymous_class" => K::AnonymousClass,
-        "base_clause" => K::BaseClause,
-        "class_interface_clause" => K::ClassInterfaceClause,
-        "declaration_list" | "enum_declaration_list" => K::DeclarationList,
-        "method_declaration" => K::MethodDeclaration,
-        "function_definition" => K::FunctionDefinition,
-        "property_declaration" => K::PropertyDeclaration,
-        "property_element" => K::PropertyElement,
-        "const_declaration" => K::ConstDeclaration,
-        "const_element" => K::ConstElement,
-        "enum_case" => K::EnumCase,
-        "use_declaration" => K::UseDeclaration,
-        "formal_parameters" => K::FormalParameters,
-        "simple_parameter" => K::SimpleParameter,
-        "variadic_parameter" => K::VariadicParameter,
-        "property_promotion_parameter" => K::PromotionParameter,
-        "attribute_list" => K::AttributeList,
-        "attribute_group" => K::AttributeGroup,
-        "attribute" => K::Attribute,
-        "arguments" => K::Arguments,
-        "argument" => K::Argument,
-        "function_call_expression" => K::FunctionCall,
-        "member_call_expression" | "nullsafe_member_call_expression" => K::MemberCall,
-        "member_access_expression" | "nullsafe_member_access_expression" => K::MemberAccess,
-        "scoped_call_expression" => K::ScopedCall,
-        "scoped_property_access_expression" => K::ScopedPropertyAccess,
-        "class_constant_access_expression" => K::ClassConstantAccess,
-        "object_creation_expression" => K::ObjectCreation,
-        "binary_expression" => K::BinaryExpression,
-        "catch_clause" => K::CatchClause,
-        "named_type" => K::NamedType,
-        "primitive_type" | "bottom_type" | "cast_type" => K::PrimitiveType,
-        "optional_type" | "union_type" | "intersection_type" | "disjunctive_normal_form_type" | "type_list" => {
-            K::CompoundType
-        }
-        "relative_scope" => K::RelativeScope,
-        "string" => K::String,
-        "encapsed_string" => K::EncapsedString,
-        "string_content" | "escape_sequence" | "nowdoc_string" => K::StringContent,
-        "heredoc_start" | "heredoc_end" => K::HeredocMarker,
-        "heredoc" | "nowdoc" => K::Heredoc,
-        "throw_expression" => K::ThrowExpression,
-        "array_creation_expression" => K::ArrayCreation,
-        "array_element_initializer" => K::ArrayElement,
-        "named_label_statement" | "goto_statement" => K::Label,
-        "require_expression" | "require_once_expression" | "include_expression" | "include_once_expression" => {
-            K::Include
-        }
-        "visibility_modifier" => K::VisibilityModifier,
-        _ => K::Other,
-    }
 }
 
 /// Calls whose string arguments are what an exception's message must be, beside the shared

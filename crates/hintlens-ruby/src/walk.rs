@@ -40,35 +40,26 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     index
 }
 
-/// The node kinds the walk tells apart; everything else is [`K::Other`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum K {
-    Other,
-    Error,
-    Comment,
-    Constant,
-    ScopeResolution,
-    Class,
-    Module,
-    SingletonClass,
-    Method,
-    SingletonMethod,
-    Call,
-    Assignment,
-    OperatorAssignment,
-    /// `a, b = …`.
-    Destructure,
-    Block,
-    Lambda,
-    For,
-    Rescue,
-    Alias,
-    /// `@x`, `@@x`, `$x`, `self`, `super`: no name of a definition.
-    Variable,
-    String,
-    Symbol,
-    Pair,
-    Parameters,
+hintlens_tree::node_kinds! {
+    /// The node kinds the walk tells apart.
+    enum K {
+        Comment = "comment", Constant = "constant", ScopeResolution = "scope_resolution",
+        Class = "class", Module = "module", SingletonClass = "singleton_class",
+        Method = "method", SingletonMethod = "singleton_method", Call = "call",
+        Assignment = "assignment", OperatorAssignment = "operator_assignment",
+        /// `a, b = …`.
+        Destructure = "left_assignment_list" | "destructured_left_assignment",
+        Block = "block" | "do_block",
+        Lambda = "lambda", For = "for", Rescue = "rescue", Alias = "alias",
+        /// `@x`, `@@x`, `$x`, `self`, `super`: no name of a definition.
+        Variable = "instance_variable" | "class_variable" | "global_variable" | "self" | "super"
+            | "forward_argument" | "hash_key_symbol" | "string_content" | "escape_sequence" | "heredoc_content"
+            | "heredoc_end" | "heredoc_beginning" | "regex" | "integer" | "float" | "character",
+        String = "string" | "heredoc_body" | "bare_string",
+        Symbol = "simple_symbol" | "delimited_symbol" | "bare_symbol",
+        Pair = "pair",
+        Parameters = "method_parameters" | "block_parameters" | "lambda_parameters",
+    }
 }
 
 hintlens_tree::grammar_ids! {
@@ -111,41 +102,8 @@ fn grammar() -> &'static Grammar {
     static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
     GRAMMAR.get_or_init(|| {
         let language: Language = tree_sitter_ruby::LANGUAGE.into();
-        Grammar { kinds: KindTable::new(&language, K::Other, K::Error, kind_for), ids: ids() }
+        Grammar { kinds: K::table(&hintlens_tree::Ids::new(&language, "tree-sitter-ruby")), ids: ids() }
     })
-}
-
-fn kind_for(name: &str, named: bool) -> K {
-    if !named {
-        return K::Other;
-    }
-    match name {
-        "comment" => K::Comment,
-        "constant" => K::Constant,
-        "scope_resolution" => K::ScopeResolution,
-        "class" => K::Class,
-        "module" => K::Module,
-        "singleton_class" => K::SingletonClass,
-        "method" => K::Method,
-        "singleton_method" => K::SingletonMethod,
-        "call" => K::Call,
-        "assignment" => K::Assignment,
-        "operator_assignment" => K::OperatorAssignment,
-        "left_assignment_list" | "destructured_left_assignment" => K::Destructure,
-        "block" | "do_block" => K::Block,
-        "lambda" => K::Lambda,
-        "for" => K::For,
-        "rescue" => K::Rescue,
-        "alias" => K::Alias,
-        "instance_variable" | "class_variable" | "global_variable" | "self" | "super" | "forward_argument"
-        | "hash_key_symbol" | "string_content" | "escape_sequence" | "heredoc_content" | "heredoc_end"
-        | "heredoc_beginning" | "regex" | "integer" | "float" | "character" => K::Variable,
-        "string" | "heredoc_body" | "bare_string" => K::String,
-        "simple_symbol" | "delimited_symbol" | "bare_symbol" => K::Symbol,
-        "pair" => K::Pair,
-        "method_parameters" | "block_parameters" | "lambda_parameters" => K::Parameters,
-        _ => K::Other,
-    }
 }
 
 /// Calls whose first symbol or string argument names a method (`send(:x)`, `receive(:x)`).
@@ -209,10 +167,6 @@ struct Walk<'t> {
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
     const MAX_DEPTH: u32 = 128;
-
-    fn builder(&mut self) -> &mut Builder<'t> {
-        &mut self.b
-    }
 
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
@@ -278,6 +232,10 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
             }
             _ => self.visit_children(node),
         }
+    }
+
+    fn builder(&mut self) -> &mut Builder<'t> {
+        &mut self.b
     }
 }
 

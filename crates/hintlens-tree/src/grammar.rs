@@ -28,6 +28,11 @@ impl<'l> Ids<'l> {
         Ids { language, strict: None }
     }
 
+    /// The grammar the ids are looked up in.
+    pub fn language(&self) -> &'l Language {
+        self.language
+    }
+
     /// The id of the named node kind `name`.
     pub fn kind(&self, name: &str) -> u16 {
         let id = self.language.id_for_node_kind(name, true);
@@ -98,6 +103,72 @@ macro_rules! grammar_ids {
 
             $vis fn resolve(ids: &$crate::Ids) -> $name {
                 $name { $($kind: ids.kind($kname),)* $($field: ids.field($fname),)* }
+            }
+        }
+    };
+}
+
+/// The node kinds a walk tells apart, as an enumeration to `match` on, with the [`KindTable`]
+/// that maps a grammar's kinds onto it: how a frontend says what its node kinds mean.
+///
+/// ```ignore
+/// hintlens_tree::node_kinds! {
+///     enum K as kinds(tree_sitter_go::LANGUAGE, "tree-sitter-go") {
+///         Comment = "comment",
+///         /// Blocks and the statements whose headers are blocks.
+///         Block = "block" | "if_statement" | "for_statement",
+///     }
+/// }
+/// match kinds().of(node) { K::Comment => {} K::Block => …, K::Other | K::Error => … }
+/// ```
+///
+/// The enumeration has two more variants: `Other`, every named kind the walk does not list and
+/// every anonymous one, and `Error`, ERROR nodes. `K::table(&ids)` maps `ids`' grammar (strict
+/// [`Ids`]: a listed name the grammar lacks panics; lenient: it is simply never seen); `K::NAMES`
+/// lists the names; `as kinds(LANGUAGE, "grammar")` also defines `fn kinds() -> &'static
+/// KindTable<K>`, the grammar's table resolved once per process (strictly).
+#[macro_export]
+macro_rules! node_kinds {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident as $accessor:ident($language:expr, $grammar:literal) {
+        $($(#[$vmeta:meta])* $variant:ident = $($kname:literal)|+),* $(,)?
+    }) => {
+        $crate::node_kinds! {
+            $(#[$meta])*
+            $vis enum $name { $($(#[$vmeta])* $variant = $($kname)|+),* }
+        }
+
+        $vis fn $accessor() -> &'static $crate::KindTable<$name> {
+            static KINDS: std::sync::OnceLock<$crate::KindTable<$name>> = std::sync::OnceLock::new();
+            KINDS.get_or_init(|| $name::table(&$crate::Ids::new(&$language.into(), $grammar)))
+        }
+    };
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident = $($kname:literal)|+),* $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        $vis enum $name {
+            /// A kind the walk does not tell apart (and every anonymous one).
+            Other,
+            /// An ERROR node.
+            Error,
+            $($(#[$vmeta])* $variant,)*
+        }
+
+        impl $name {
+            /// The kind names the enumeration lists, in its order.
+            #[allow(dead_code)]
+            $vis const NAMES: &'static [&'static str] = &[$($($kname),+),*];
+
+            /// The kinds of `ids`' grammar mapped onto the enumeration.
+            $vis fn table(ids: &$crate::Ids) -> $crate::KindTable<$name> {
+                for name in $name::NAMES {
+                    ids.kind(name);
+                }
+                $crate::KindTable::new(ids.language(), $name::Other, $name::Error, |name, named| match name {
+                    $($($kname)|+ if named => $name::$variant,)*
+                    _ => $name::Other,
+                })
             }
         }
     };
