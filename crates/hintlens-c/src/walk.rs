@@ -1,120 +1,95 @@
 //! One walk over a C or C++ syntax tree: definitions, uses, includes, strings, and the bindings
 //! of every use.
 //!
-//! The walk recurses over named children, dispatching on numeric kind ids resolved once per
-//! grammar ([`Grammar`], lenient: C lacks C++'s kinds, which are then 0). Declarators nest
+//! The walk recurses over named children, matching on the node's kind ([`K`], one `KindTable`
+//! per grammar, lenient: C lacks C++'s kinds, which it never sees). Declarators nest
 //! (`*(*f)[3]`), so a declaration's name is found by a loop down its declarator chain; chains
 //! of member accesses are read as one (`a.b->c`). Both branches of `#if`/`#ifdef` are read:
 //! tree-sitter parses them as nodes holding declarations or statements.
 
 use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind};
-use hintlens_tree::{Builder, Conventions, Ids, TreeWalk, field, fields, named_children, unquote};
+use hintlens_tree::{Builder, Conventions, Ids, KindTable, TreeWalk, field, fields, named_children, unquote};
 use std::collections::HashSet;
 use std::sync::OnceLock;
 use tree_sitter::{Node, Tree};
 
 hintlens_tree::grammar_ids! {
+    /// The ids the builder is handed (what reads flat, what chains of names are made of).
     pub(crate) struct Grammar {
         kinds {
-            comment = "comment",
-            identifier = "identifier",
-            field_identifier = "field_identifier",
-            type_identifier = "type_identifier",
-            namespace_identifier = "namespace_identifier",
-            statement_identifier = "statement_identifier",
-            preproc_include = "preproc_include",
-            preproc_def = "preproc_def",
-            preproc_ifdef = "preproc_ifdef",
-            preproc_function_def = "preproc_function_def",
-            preproc_call = "preproc_call",
-            preproc_arg = "preproc_arg",
-            preproc_params = "preproc_params",
-            system_lib_string = "system_lib_string",
-            function_definition = "function_definition",
-            declaration = "declaration",
-            type_definition = "type_definition",
-            field_declaration = "field_declaration",
-            function_declarator = "function_declarator",
-            init_declarator = "init_declarator",
-            pointer_declarator = "pointer_declarator",
-            reference_declarator = "reference_declarator",
-            array_declarator = "array_declarator",
-            parenthesized_declarator = "parenthesized_declarator",
-            attributed_declarator = "attributed_declarator",
-            struct_specifier = "struct_specifier",
-            union_specifier = "union_specifier",
-            class_specifier = "class_specifier",
-            enum_specifier = "enum_specifier",
-            enumerator = "enumerator",
-            base_class_clause = "base_class_clause",
-            parameter_declaration = "parameter_declaration",
-            optional_parameter_declaration = "optional_parameter_declaration",
-            variadic_parameter_declaration = "variadic_parameter_declaration",
-            compound_statement = "compound_statement",
-            for_statement = "for_statement",
-            for_range_loop = "for_range_loop",
-            if_statement = "if_statement",
-            while_statement = "while_statement",
-            do_statement = "do_statement",
-            switch_statement = "switch_statement",
-            catch_clause = "catch_clause",
-            lambda_expression = "lambda_expression",
-            call_expression = "call_expression",
+            comment = "comment", string_literal = "string_literal", this = "this", identifier = "identifier",
+            field_identifier = "field_identifier", type_identifier = "type_identifier",
             field_expression = "field_expression",
-            qualified_identifier = "qualified_identifier",
-            template_function = "template_function",
-            template_type = "template_type",
-            template_method = "template_method",
-            template_declaration = "template_declaration",
-            type_parameter_declaration = "type_parameter_declaration",
-            optional_type_parameter_declaration = "optional_type_parameter_declaration",
-            variadic_type_parameter_declaration = "variadic_type_parameter_declaration",
-            namespace_definition = "namespace_definition",
-            nested_namespace_specifier = "nested_namespace_specifier",
-            using_declaration = "using_declaration",
-            alias_declaration = "alias_declaration",
-            storage_class_specifier = "storage_class_specifier",
-            destructor_name = "destructor_name",
-            operator_name = "operator_name",
-            operator_cast = "operator_cast",
-            string_literal = "string_literal",
-            raw_string_literal = "raw_string_literal",
-            string_content = "string_content",
-            char_literal = "char_literal",
-            initializer_pair = "initializer_pair",
-            field_designator = "field_designator",
-            field_initializer = "field_initializer",
-            new_expression = "new_expression",
-            labeled_statement = "labeled_statement",
-            goto_statement = "goto_statement",
-            access_specifier = "access_specifier",
-            this = "this",
-            dependent_name = "dependent_name",
         }
         fields {
-            f_name = "name",
-            f_value = "value",
-            f_parameters = "parameters",
-            f_path = "path",
-            f_type = "type",
-            f_declarator = "declarator",
-            f_body = "body",
-            f_scope = "scope",
-            f_argument = "argument",
-            f_field = "field",
-            f_function = "function",
-            f_arguments = "arguments",
-            f_designator = "designator",
+            f_name = "name", f_value = "value", f_parameters = "parameters", f_path = "path", f_type = "type",
+            f_declarator = "declarator", f_body = "body", f_scope = "scope", f_argument = "argument",
+            f_field = "field", f_function = "function", f_arguments = "arguments", f_designator = "designator",
             f_default_value = "default_value",
         }
     }
 }
 
-fn grammar(cpp: bool) -> &'static Grammar {
-    static GRAMMARS: OnceLock<[Grammar; 2]> = OnceLock::new();
+hintlens_tree::node_kinds! {
+    /// The node kinds the walk tells apart (of C's grammar or C++'s: a kind one lacks is never
+    /// seen in its trees).
+    enum K {
+        // Names.
+        Identifier = "identifier", FieldIdentifier = "field_identifier", TypeIdentifier = "type_identifier",
+        NamespaceIdentifier = "namespace_identifier", QualifiedIdentifier = "qualified_identifier",
+        TemplateFunction = "template_function", TemplateType = "template_type",
+        TemplateMethod = "template_method", This = "this",
+        /// `~T`, `operator==`: named by their class.
+        Operator = "destructor_name" | "operator_name",
+        OperatorCast = "operator_cast",
+        /// Names of nothing a definition is: labels, characters, `public:`.
+        Unnamed = "char_literal" | "statement_identifier" | "access_specifier",
+        Comment = "comment",
+        // The preprocessor.
+        Include = "preproc_include", SystemLibString = "system_lib_string", Ifdef = "preproc_ifdef",
+        MacroDefinition = "preproc_def" | "preproc_function_def",
+        MacroCall = "preproc_call",
+        // Declarations.
+        FunctionDefinition = "function_definition", TypeDefinition = "type_definition",
+        Declaration = "declaration" | "field_declaration",
+        StorageClassSpecifier = "storage_class_specifier",
+        Struct = "struct_specifier", Union = "union_specifier", Class = "class_specifier", Enum = "enum_specifier",
+        Enumerator = "enumerator", BaseClassClause = "base_class_clause",
+        Template = "template_declaration", Namespace = "namespace_definition",
+        Using = "using_declaration", Alias = "alias_declaration",
+        TypeParameter = "type_parameter_declaration"
+            | "optional_type_parameter_declaration"
+            | "variadic_type_parameter_declaration",
+        Parameter = "parameter_declaration",
+        /// `T x = 1`, `T... xs`.
+        OptionalParameter = "optional_parameter_declaration" | "variadic_parameter_declaration",
+        // Declarators.
+        FunctionDeclarator = "function_declarator", InitDeclarator = "init_declarator",
+        /// `*x`, `x[3]`: the declared name in their `declarator` field.
+        PointerDeclarator = "pointer_declarator" | "array_declarator",
+        /// `(x)`, `&x`, `x [[attr]]`: the declared name among their children.
+        WrappedDeclarator = "parenthesized_declarator" | "reference_declarator" | "attributed_declarator",
+        // Statements and expressions.
+        CompoundStatement = "compound_statement",
+        /// Statements whose header's names live in the statement's scope.
+        ScopedStatement = "for_statement" | "for_range_loop" | "if_statement" | "while_statement"
+            | "do_statement" | "switch_statement" | "catch_clause",
+        Lambda = "lambda_expression", Call = "call_expression", FieldExpression = "field_expression",
+        New = "new_expression", String = "string_literal", RawString = "raw_string_literal",
+        InitializerPair = "initializer_pair", FieldDesignator = "field_designator",
+        FieldInitializer = "field_initializer",
+    }
+}
+
+/// C's ids and kinds, or C++'s.
+fn grammar(cpp: bool) -> &'static (Grammar, KindTable<K>) {
+    static GRAMMARS: OnceLock<[(Grammar, KindTable<K>); 2]> = OnceLock::new();
     let grammars = GRAMMARS.get_or_init(|| {
-        [tree_sitter_c::LANGUAGE.into(), tree_sitter_cpp::LANGUAGE.into()].map(|l| Grammar::resolve(&Ids::lenient(&l)))
+        [tree_sitter_c::LANGUAGE.into(), tree_sitter_cpp::LANGUAGE.into()].map(|l| {
+            let ids = Ids::lenient(&l);
+            (Grammar::resolve(&ids), K::table(&ids))
+        })
     });
     &grammars[usize::from(cpp)]
 }
@@ -129,7 +104,7 @@ pub(crate) fn extract_cpp(src: &[u8], tree: &Tree) -> FileIndex {
 
 fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
     let root = tree.root_node();
-    let g = grammar(cpp);
+    let (g, kinds) = grammar(cpp);
     let b = Builder::new(src, Conventions::default())
         .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.comment, g.string_literal])
         .plain_name(g.identifier)
@@ -137,6 +112,7 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
         .chains(&[g.identifier, g.this], &[(g.field_expression, g.f_argument, g.f_field)]);
     let mut walk = Walk {
         g,
+        kinds,
         b,
         cpp,
         prefix: Vec::new(),
@@ -170,6 +146,7 @@ const CATCH: &[&str] = &[
 
 struct Walk<'t> {
     g: &'static Grammar,
+    kinds: &'static KindTable<K>,
     b: Builder<'t>,
     cpp: bool,
     /// The enclosing namespaces' and classes' names: the prefix of a local name.
@@ -195,114 +172,77 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
 
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
-        let k = node.kind_id();
-        if k == g.comment || k == g.char_literal || k == g.statement_identifier || k == g.access_specifier {
-        } else if k == g.preproc_include {
-            self.include(node);
-        } else if k == g.preproc_def || k == g.preproc_function_def {
-            self.macro_definition(node);
-        } else if k == g.preproc_call {
-            self.with(field(node, g.f_argument), Self::macro_body);
-        } else if k == g.function_definition {
-            self.function_definition(node);
-        } else if k == g.declaration || k == g.field_declaration {
-            self.declaration(node);
-        } else if k == g.type_definition {
-            self.type_definition(node);
-        } else if k == g.struct_specifier || k == g.union_specifier || k == g.class_specifier || k == g.enum_specifier {
-            self.specifier(node);
-        } else if k == g.namespace_definition {
-            self.namespace(node);
-        } else if k == g.template_declaration {
-            self.template(node);
-        } else if k == g.alias_declaration {
-            self.alias(node);
-        } else if k == g.using_declaration {
-            for child in named_children(node) {
-                self.visit_type(child, UseKind::Name);
+        match self.kinds.of(node) {
+            K::Include => self.include(node),
+            K::MacroDefinition => self.macro_definition(node),
+            K::MacroCall => self.with(field(node, g.f_argument), Self::macro_body),
+            K::FunctionDefinition => self.function_definition(node),
+            K::Declaration => self.declaration(node),
+            K::TypeDefinition => self.type_definition(node),
+            K::Struct | K::Union | K::Class | K::Enum => self.specifier(node),
+            K::Namespace => self.namespace(node),
+            K::Template => self.template(node),
+            K::Alias => self.alias(node),
+            K::Using => {
+                for child in named_children(node) {
+                    self.visit_type(child, UseKind::Name);
+                }
             }
-        } else if k == g.compound_statement {
-            // A block is a body wherever it stands (a Catch2 `TEST_CASE`'s, after a macro call
-            // the grammar reads as an expression).
-            let was = std::mem::replace(&mut self.in_body, true);
-            self.in_scope(ScopeKind::Block, |s| s.visit_children(node));
-            self.in_body = was;
-        } else if k == g.for_statement
-            || k == g.for_range_loop
-            || k == g.if_statement
-            || k == g.while_statement
-            || k == g.do_statement
-            || k == g.switch_statement
-            || k == g.catch_clause
-        {
-            self.in_scope(ScopeKind::Block, |s| s.visit_children(node));
-        } else if k == g.lambda_expression {
-            let was = std::mem::replace(&mut self.in_body, true);
-            self.in_scope(ScopeKind::Function, |s| s.visit_children(node));
-            self.in_body = was;
-        } else if k == g.parameter_declaration
-            || k == g.optional_parameter_declaration
-            || k == g.variadic_parameter_declaration
-        {
-            self.parameter(node);
-        } else if k == g.call_expression {
-            self.call(node);
-        } else if k == g.field_expression {
-            self.member(node, UseKind::Attribute);
-        } else if k == g.qualified_identifier || k == g.template_function || k == g.template_method {
-            self.name_use(node, UseKind::Name);
-        } else if k == g.type_identifier || k == g.template_type {
-            self.ty(node);
-        } else if k == g.new_expression {
-            self.with(field(node, g.f_type), |s, t| s.ty_as(t, UseKind::Instantiation));
-            for child in named_children(node).filter(|c| Some(*c) != field(node, g.f_type)) {
-                self.visit(child);
+            K::CompoundStatement => {
+                // A block is a body wherever it stands (a Catch2 `TEST_CASE`'s, after a macro
+                // call the grammar reads as an expression).
+                let was = std::mem::replace(&mut self.in_body, true);
+                self.in_scope(ScopeKind::Block, |s| s.visit_children(node));
+                self.in_body = was;
             }
-        } else if k == g.initializer_pair {
-            for designator in fields(node, g.f_designator) {
-                self.designator(designator);
+            K::ScopedStatement => self.in_scope(ScopeKind::Block, |s| s.visit_children(node)),
+            K::Lambda => {
+                let was = std::mem::replace(&mut self.in_body, true);
+                self.in_scope(ScopeKind::Function, |s| s.visit_children(node));
+                self.in_body = was;
             }
-            self.visit_field(node, g.f_value);
-        } else if k == g.field_initializer {
-            for child in named_children(node) {
-                if child.kind_id() == g.field_identifier {
-                    self.b.use_bound(child, UseKind::Attribute, None, Some(Binding::Receiver));
-                } else {
+            K::Parameter | K::OptionalParameter => self.parameter(node),
+            K::Call => self.call(node),
+            K::FieldExpression => self.member(node, UseKind::Attribute),
+            K::QualifiedIdentifier | K::TemplateFunction | K::TemplateMethod => self.name_use(node, UseKind::Name),
+            K::TypeIdentifier | K::TemplateType => self.ty(node),
+            K::New => {
+                self.with(field(node, g.f_type), |s, t| s.ty_as(t, UseKind::Instantiation));
+                for child in named_children(node).filter(|c| Some(*c) != field(node, g.f_type)) {
                     self.visit(child);
                 }
             }
-        } else if k == g.field_designator {
-            self.designator(node);
-        } else if k == g.string_literal || k == g.raw_string_literal {
-            self.string(node);
-        } else if k == g.labeled_statement || k == g.goto_statement {
-            for child in named_children(node).filter(|c| c.kind_id() != g.statement_identifier) {
-                self.visit(child);
+            K::InitializerPair => {
+                for designator in fields(node, g.f_designator) {
+                    self.designator(designator);
+                }
+                self.visit_field(node, g.f_value);
             }
-        } else if k == g.field_identifier
-            || k == g.namespace_identifier
-            || k == g.destructor_name
-            || k == g.operator_name
-            || k == g.this
-        {
-        } else {
-            self.visit_children(node);
+            K::FieldInitializer => {
+                for child in named_children(node) {
+                    if self.kinds.of(child) == K::FieldIdentifier {
+                        self.b.use_bound(child, UseKind::Attribute, None, Some(Binding::Receiver));
+                    } else {
+                        self.visit(child);
+                    }
+                }
+            }
+            K::FieldDesignator => self.designator(node),
+            K::String | K::RawString => self.string(node),
+            K::Identifier | K::FieldIdentifier | K::NamespaceIdentifier | K::Operator | K::This => {}
+            K::Comment | K::Unnamed => {}
+            _ => self.visit_children(node),
         }
     }
 
     /// A type: the names it references are uses of `kind`; template arguments are types or
     /// expressions.
     fn visit_type(&mut self, node: Node<'t>, kind: UseKind) {
-        let g = self.g;
-        let k = node.kind_id();
-        if k == g.type_identifier || k == g.identifier {
-            self.b.use_name(node, kind, None);
-        } else if k == g.qualified_identifier || k == g.template_type || k == g.template_function {
-            self.name_use(node, kind);
-        } else if k == g.struct_specifier || k == g.union_specifier || k == g.class_specifier || k == g.enum_specifier {
-            self.specifier(node);
-        } else {
-            self.visit_kind(node);
+        match self.kinds.of(node) {
+            K::TypeIdentifier | K::Identifier => self.b.use_name(node, kind, None),
+            K::QualifiedIdentifier | K::TemplateType | K::TemplateFunction => self.name_use(node, kind),
+            K::Struct | K::Union | K::Class | K::Enum => self.specifier(node),
+            _ => self.visit_kind(node),
         }
     }
 
@@ -379,13 +319,9 @@ impl<'t> Walk<'t> {
         self.in_scope(ScopeKind::Function, |s| {
             if let Some(parameters) = field(node, g.f_parameters) {
                 for p in named_children(parameters) {
-                    let k = p.kind_id();
-                    if k == g.type_parameter_declaration
-                        || k == g.optional_type_parameter_declaration
-                        || k == g.variadic_type_parameter_declaration
-                    {
+                    if s.kinds.of(p) == K::TypeParameter {
                         for child in named_children(p) {
-                            if child.kind_id() == g.type_identifier && Some(child) != field(p, g.f_default_value) {
+                            if s.kinds.of(child) == K::TypeIdentifier && Some(child) != field(p, g.f_default_value) {
                                 s.b.bind(child, Binding::Local);
                             } else {
                                 s.ty(child);
@@ -407,9 +343,9 @@ impl<'t> Walk<'t> {
     fn include(&mut self, node: Node<'t>) {
         let g = self.g;
         let Some(path) = field(node, g.f_path) else { return };
-        let written = if path.kind_id() == g.system_lib_string {
+        let written = if self.kinds.of(path) == K::SystemLibString {
             unquote(self.b.bytes(path), &['<', '>'])
-        } else if path.kind_id() == g.string_literal {
+        } else if self.kinds.of(path) == K::String {
             unquote(self.b.bytes(path), &['"'])
         } else {
             // `#include MACRO`: a use of the macro.
@@ -438,7 +374,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let Some(name) = field(node, g.f_name) else { return };
         // An include guard (`#ifndef X_H` / `#define X_H`) is no name anyone chose to be used.
-        let guarded = node.parent().filter(|p| p.kind_id() == g.preproc_ifdef).and_then(|p| field(p, g.f_name));
+        let guarded = node.parent().filter(|p| self.kinds.of(*p) == K::Ifdef).and_then(|p| field(p, g.f_name));
         if field(node, g.f_value).is_none() && guarded.is_some_and(|guard| self.b.bytes(guard) == self.b.bytes(name)) {
             return;
         }
@@ -451,7 +387,7 @@ impl<'t> Walk<'t> {
         (self.class, self.prefix) = (class, prefix);
         self.in_scope(ScopeKind::Function, |s| {
             if let Some(parameters) = field(node, g.f_parameters) {
-                for p in named_children(parameters).filter(|p| p.kind_id() == g.identifier) {
+                for p in named_children(parameters).filter(|p| s.kinds.of(*p) == K::Identifier) {
                     s.b.bind(p, Binding::Local);
                 }
             }
@@ -519,21 +455,19 @@ impl<'t> Walk<'t> {
         let mut out = Declared { name: None, function: None };
         let mut n = declarator;
         for _ in 0..hintlens_tree::MAX_CHAIN {
-            let k = n.kind_id();
-            if k == g.function_declarator {
-                out.function.get_or_insert(n);
-            }
-            let inner = if k == g.function_declarator
-                || k == g.pointer_declarator
-                || k == g.array_declarator
-                || k == g.init_declarator
-            {
-                field(n, g.f_declarator)
-            } else if k == g.parenthesized_declarator || k == g.reference_declarator || k == g.attributed_declarator {
-                named_children(n).find(|c| !c.kind().starts_with("attribute") && !c.kind().starts_with("ms_"))
-            } else {
-                out.name = Some(n);
-                return out;
+            let inner = match self.kinds.of(n) {
+                K::FunctionDeclarator => {
+                    out.function.get_or_insert(n);
+                    field(n, g.f_declarator)
+                }
+                K::PointerDeclarator | K::InitDeclarator => field(n, g.f_declarator),
+                K::WrappedDeclarator => {
+                    named_children(n).find(|c| !c.kind().starts_with("attribute") && !c.kind().starts_with("ms_"))
+                }
+                _ => {
+                    out.name = Some(n);
+                    return out;
+                }
             };
             match inner {
                 Some(inner) => n = inner,
@@ -547,48 +481,38 @@ impl<'t> Walk<'t> {
     /// parameters (bound in a scope of their own), which are uses.
     fn declarator_uses(&mut self, declarator: Node<'t>, name: Option<Node<'t>>) {
         let g = self.g;
-        let k = declarator.kind_id();
         if Some(declarator) == name {
             return;
         }
-        if k == g.function_declarator {
-            self.with(field(declarator, g.f_declarator), |s, d| s.declarator_uses(d, name));
-            self.in_scope(ScopeKind::Function, |s| {
-                s.with(field(declarator, g.f_parameters), Self::visit_children);
-                for child in named_children(declarator).filter(|c| {
-                    Some(*c) != field(declarator, g.f_declarator) && Some(*c) != field(declarator, g.f_parameters)
-                }) {
-                    s.visit(child);
-                }
-            });
-        } else if k == g.init_declarator {
-            self.with(field(declarator, g.f_declarator), |s, d| s.declarator_uses(d, name));
-            self.visit_field(declarator, g.f_value);
-        } else if k == g.pointer_declarator
-            || k == g.array_declarator
-            || k == g.parenthesized_declarator
-            || k == g.reference_declarator
-            || k == g.attributed_declarator
-        {
-            for child in named_children(declarator) {
-                self.declarator_uses(child, name);
+        match self.kinds.of(declarator) {
+            K::FunctionDeclarator => {
+                self.with(field(declarator, g.f_declarator), |s, d| s.declarator_uses(d, name));
+                self.in_scope(ScopeKind::Function, |s| {
+                    s.with(field(declarator, g.f_parameters), Self::visit_children);
+                    for child in named_children(declarator).filter(|c| {
+                        Some(*c) != field(declarator, g.f_declarator) && Some(*c) != field(declarator, g.f_parameters)
+                    }) {
+                        s.visit(child);
+                    }
+                });
             }
-        } else if k == g.qualified_identifier
-            || k == g.identifier
-            || k == g.field_identifier
-            || k == g.type_identifier
-            || k == g.destructor_name
-            || k == g.operator_name
-        {
-        } else {
-            self.visit(declarator);
+            K::InitDeclarator => {
+                self.with(field(declarator, g.f_declarator), |s, d| s.declarator_uses(d, name));
+                self.visit_field(declarator, g.f_value);
+            }
+            K::PointerDeclarator | K::WrappedDeclarator => {
+                for child in named_children(declarator) {
+                    self.declarator_uses(child, name);
+                }
+            }
+            K::QualifiedIdentifier | K::Identifier | K::FieldIdentifier | K::TypeIdentifier | K::Operator => {}
+            _ => self.visit(declarator),
         }
     }
 
     /// Whether a declaration says `static` (or, with `extern`, only declares).
     fn storage(&self, node: Node<'t>, word: &str) -> bool {
-        named_children(node)
-            .any(|c| c.kind_id() == self.g.storage_class_specifier && self.b.bytes(c) == word.as_bytes())
+        named_children(node).any(|c| self.kinds.of(c) == K::StorageClassSpecifier && self.b.bytes(c) == word.as_bytes())
     }
 
     /// A parameter: its type's names are uses, its name is bound where it is declared.
@@ -599,7 +523,7 @@ impl<'t> Walk<'t> {
         if let Some(declarator) = field(node, g.f_declarator) {
             let declared = self.declared(declarator);
             self.declarator_uses(declarator, declared.name);
-            if let Some(name) = declared.name.filter(|n| n.kind_id() == g.identifier) {
+            if let Some(name) = declared.name.filter(|n| self.kinds.of(*n) == K::Identifier) {
                 self.b.bind(name, Binding::Local);
             }
         }
@@ -617,7 +541,7 @@ impl<'t> Walk<'t> {
             self.declarator_uses(declarator, declared.name);
             let Some(name) = declared.name else { continue };
             if self.in_body {
-                if name.kind_id() == g.identifier {
+                if self.kinds.of(name) == K::Identifier {
                     self.b.bind(name, Binding::Local);
                 }
                 continue;
@@ -643,8 +567,7 @@ impl<'t> Walk<'t> {
         self.visit_field(node, g.f_value);
         // A bit field's width, attributes: uses.
         for child in named_children(node) {
-            let k = child.kind_id();
-            if k != g.storage_class_specifier
+            if self.kinds.of(child) != K::StorageClassSpecifier
                 && Some(child) != field(node, g.f_type)
                 && !fields(node, g.f_declarator).contains(&child)
                 && Some(child) != field(node, g.f_default_value)
@@ -658,25 +581,21 @@ impl<'t> Walk<'t> {
     /// What a declared name defines here: its spelling, whether it is qualified (`T::m`, an
     /// out-of-line member), and its kind. `None` for destructors and operators.
     fn declared_name(&self, name: Node<'t>, function: bool) -> Option<(String, bool, DefKind)> {
-        let g = self.g;
-        let k = name.kind_id();
         let member_kind = if function { DefKind::Method } else { DefKind::Field };
         let free_kind = if function { DefKind::Function } else { DefKind::Variable };
-        if k == g.identifier || k == g.field_identifier || k == g.type_identifier {
-            let spelled = self.b.text(name);
-            let kind = match self.class {
-                Some(class) if function && self.b.index.definition(class).name == spelled => DefKind::Constructor,
-                _ if self.in_class => member_kind,
-                _ => free_kind,
-            };
-            Some((spelled, false, kind))
-        } else if k == g.template_function {
-            let inner = field(name, g.f_name)?;
-            self.declared_name(inner, function)
-        } else if k == g.qualified_identifier {
-            Some((String::new(), true, member_kind))
-        } else {
-            None
+        match self.kinds.of(name) {
+            K::Identifier | K::FieldIdentifier | K::TypeIdentifier => {
+                let spelled = self.b.text(name);
+                let kind = match self.class {
+                    Some(class) if function && self.b.index.definition(class).name == spelled => DefKind::Constructor,
+                    _ if self.in_class => member_kind,
+                    _ => free_kind,
+                };
+                Some((spelled, false, kind))
+            }
+            K::TemplateFunction => self.declared_name(field(name, self.g.f_name)?, function),
+            K::QualifiedIdentifier => Some((String::new(), true, member_kind)),
+            _ => None,
         }
     }
 
@@ -724,7 +643,7 @@ impl<'t> Walk<'t> {
             if Some(child) == field(node, g.f_type) || Some(child) == field(node, g.f_declarator) {
                 continue;
             }
-            if child.kind_id() == g.storage_class_specifier {
+            if self.kinds.of(child) == K::StorageClassSpecifier {
                 continue;
             }
             self.visit(child);
@@ -742,7 +661,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let signature = self.b.flat_text(node.start_byte(), declarator.end_byte());
         let file_local = self.storage(node, "static") && !self.in_class;
-        let k = name.kind_id();
+        let k = self.kinds.of(name);
         let spelled = self.b.text(name);
         // gtest: `TEST(Suite, Name) { … }` parses as a function named `TEST` without a type.
         if field(node, g.f_type).is_none()
@@ -756,7 +675,7 @@ impl<'t> Walk<'t> {
             }
             let (suite, test) = (names[0], names[1]);
             let suite_name = self.b.text(suite);
-            if spelled != "TEST" && suite.kind_id() == g.parameter_declaration {
+            if spelled != "TEST" && self.kinds.of(suite) == K::Parameter {
                 // A fixture's name: a use of the fixture class.
                 self.with(field(suite, g.f_type), |s, t| s.ty_as(t, UseKind::Base));
             }
@@ -779,9 +698,9 @@ impl<'t> Walk<'t> {
             return Some(id);
         }
         function?;
-        let id = if k == g.qualified_identifier
-            || (k == g.template_function
-                && field(name, g.f_name).is_some_and(|n| n.kind_id() == g.qualified_identifier))
+        let id = if k == K::QualifiedIdentifier
+            || (k == K::TemplateFunction
+                && field(name, g.f_name).is_some_and(|n| self.kinds.of(n) == K::QualifiedIdentifier))
         {
             self.out_of_line(node, name, signature)
         } else {
@@ -789,7 +708,7 @@ impl<'t> Walk<'t> {
             if !self.in_class {
                 self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
             }
-            let name_node = if k == g.template_function { field(name, g.f_name).unwrap_or(name) } else { name };
+            let name_node = if k == K::TemplateFunction { field(name, g.f_name).unwrap_or(name) } else { name };
             Some(self.define(name_node, spelled, kind, node, signature))
         };
         if let Some(id) = id.filter(|_| file_local) {
@@ -805,23 +724,22 @@ impl<'t> Walk<'t> {
         let mut scopes: Vec<String> = Vec::new();
         let mut n = name;
         for _ in 0..hintlens_tree::MAX_CHAIN {
-            let k = n.kind_id();
-            if k == g.template_function || k == g.template_type {
-                n = field(n, g.f_name)?;
-            } else if k == g.qualified_identifier {
-                if let Some(scope) = field(n, g.f_scope) {
-                    let scope_name = field(scope, g.f_name).unwrap_or(scope);
-                    scopes.push(self.b.text(scope_name));
-                    if scope.kind_id() == g.template_type {
-                        self.with(field(scope, g.f_arguments), Self::visit_children);
+            match self.kinds.of(n) {
+                K::TemplateFunction | K::TemplateType => n = field(n, g.f_name)?,
+                K::QualifiedIdentifier => {
+                    if let Some(scope) = field(n, g.f_scope) {
+                        let scope_name = field(scope, g.f_name).unwrap_or(scope);
+                        scopes.push(self.b.text(scope_name));
+                        if self.kinds.of(scope) == K::TemplateType {
+                            self.with(field(scope, g.f_arguments), Self::visit_children);
+                        }
                     }
+                    n = field(n, g.f_name)?;
                 }
-                n = field(n, g.f_name)?;
-            } else {
-                break;
+                _ => break,
             }
         }
-        if n.kind_id() != g.identifier && n.kind_id() != g.field_identifier && n.kind_id() != g.type_identifier {
+        if !matches!(self.kinds.of(n), K::Identifier | K::FieldIdentifier | K::TypeIdentifier) {
             return None;
         }
         let spelled = self.b.text(n);
@@ -864,8 +782,11 @@ impl<'t> Walk<'t> {
         let declarators = fields(node, g.f_declarator);
         let anonymous = field(node, g.f_type)
             .filter(|t| self.is_specifier(*t) && field(*t, g.f_name).is_none() && field(*t, g.f_body).is_some());
-        let named_by =
-            declarators.first().copied().filter(|d| d.kind_id() == g.type_identifier).filter(|_| anonymous.is_some());
+        let named_by = declarators
+            .first()
+            .copied()
+            .filter(|d| self.kinds.of(*d) == K::TypeIdentifier)
+            .filter(|_| anonymous.is_some());
         match (anonymous, named_by) {
             (Some(ty), Some(name)) => self.specifier_named(ty, Some(name)),
             _ => self.with(field(node, g.f_type), Self::ty),
@@ -876,7 +797,8 @@ impl<'t> Walk<'t> {
             }
             let declared = self.declared(declarator);
             self.declarator_uses(declarator, declared.name);
-            let Some(name) = declared.name.filter(|n| n.kind_id() == g.type_identifier || n.kind_id() == g.identifier)
+            let Some(name) =
+                declared.name.filter(|n| self.kinds.of(*n) == K::TypeIdentifier || self.kinds.of(*n) == K::Identifier)
             else {
                 continue;
             };
@@ -899,15 +821,11 @@ impl<'t> Walk<'t> {
     }
 
     fn specifier_kind(&self, node: Node<'t>) -> DefKind {
-        let (g, k) = (self.g, node.kind_id());
-        if k == g.enum_specifier {
-            DefKind::Enum
-        } else if k == g.union_specifier {
-            DefKind::Union
-        } else if k == g.class_specifier {
-            DefKind::Class
-        } else {
-            DefKind::Struct
+        match self.kinds.of(node) {
+            K::Enum => DefKind::Enum,
+            K::Union => DefKind::Union,
+            K::Class => DefKind::Class,
+            _ => DefKind::Struct,
         }
     }
 
@@ -928,8 +846,7 @@ impl<'t> Walk<'t> {
     /// A struct, union, class or enum specifier: a definition when it has a body and a name,
     /// a use of the type it names otherwise.
     fn is_specifier(&self, node: Node<'t>) -> bool {
-        let (g, k) = (self.g, node.kind_id());
-        k == g.struct_specifier || k == g.union_specifier || k == g.class_specifier || k == g.enum_specifier
+        matches!(self.kinds.of(node), K::Struct | K::Union | K::Class | K::Enum)
     }
 
     fn specifier(&mut self, node: Node<'t>) {
@@ -947,7 +864,7 @@ impl<'t> Walk<'t> {
         };
         let kind = self.specifier_kind(node);
         for child in named_children(node) {
-            if child.kind_id() == g.base_class_clause {
+            if self.kinds.of(child) == K::BaseClassClause {
                 for base in named_children(child) {
                     self.ty_as(base, UseKind::Base);
                 }
@@ -955,13 +872,13 @@ impl<'t> Walk<'t> {
                 self.ty(child);
             }
         }
-        let specialization = name.filter(|n| n.kind_id() == g.template_type);
+        let specialization = name.filter(|n| self.kinds.of(*n) == K::TemplateType);
         if let Some(specialization) = specialization {
             self.ty(specialization);
         }
         // In a function body a type is the function's own; it still holds its members.
         let id = match name {
-            Some(name) if name.kind_id() == g.type_identifier => {
+            Some(name) if self.kinds.of(name) == K::TypeIdentifier => {
                 let spelled = self.b.text(name);
                 let mut signature = self.b.flat_text(node.start_byte(), body.start_byte());
                 if field(node, g.f_name).is_none() {
@@ -1016,7 +933,7 @@ impl<'t> Walk<'t> {
             self.class = None;
         }
         for (child, doc) in self.b.documented(named_children(body), g.comment) {
-            if child.kind_id() != g.enumerator {
+            if self.kinds.of(child) != K::Enumerator {
                 self.visit(child);
                 continue;
             }
@@ -1047,15 +964,11 @@ impl<'t> Walk<'t> {
     fn call(&mut self, node: Node<'t>) {
         let g = self.g;
         if let Some(function) = field(node, g.f_function) {
-            let k = function.kind_id();
-            if k == g.identifier {
-                self.b.use_name(function, UseKind::Call, None);
-            } else if k == g.field_expression {
-                self.member(function, UseKind::Call);
-            } else if k == g.qualified_identifier || k == g.template_function {
-                self.name_use(function, UseKind::Call);
-            } else {
-                self.visit(function);
+            match self.kinds.of(function) {
+                K::Identifier => self.b.use_name(function, UseKind::Call, None),
+                K::FieldExpression => self.member(function, UseKind::Call),
+                K::QualifiedIdentifier | K::TemplateFunction => self.name_use(function, UseKind::Call),
+                _ => self.visit(function),
             }
         }
         self.visit_field(node, g.f_arguments);
@@ -1069,23 +982,23 @@ impl<'t> Walk<'t> {
         match argument {
             Some(a) if qualifier.is_some() => {
                 // The chain's head is a use too (`s` of `s.store`), its links are members.
-                if a.kind_id() == g.field_expression {
-                    self.member(a, UseKind::Attribute);
-                } else if a.kind_id() == g.identifier {
-                    self.b.use_name(a, UseKind::Name, None);
+                match self.kinds.of(a) {
+                    K::FieldExpression => self.member(a, UseKind::Attribute),
+                    K::Identifier => self.b.use_name(a, UseKind::Name, None),
+                    _ => {}
                 }
             }
             Some(a) => self.visit(a),
             None => {}
         }
         let Some(member) = field(node, g.f_field) else { return };
-        let member = if member.kind_id() == g.template_method {
+        let member = if self.kinds.of(member) == K::TemplateMethod {
             self.with(field(member, g.f_arguments), Self::visit_children);
             field(member, g.f_name).unwrap_or(member)
         } else {
             member
         };
-        if member.kind_id() != g.field_identifier {
+        if self.kinds.of(member) != K::FieldIdentifier {
             return;
         }
         let binding = if qualifier.is_none() { Some(Binding::Receiver) } else { None };
@@ -1098,53 +1011,46 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let mut scopes: Vec<String> = Vec::new();
         let mut n = node;
+        let template_arguments = |s: &mut Self, template: Node<'t>| {
+            s.with(field(template, g.f_arguments), |s, a| {
+                for argument in named_children(a) {
+                    s.ty(argument);
+                }
+            });
+        };
         for _ in 0..hintlens_tree::MAX_CHAIN {
-            let k = n.kind_id();
-            if k == g.template_function || k == g.template_type || k == g.template_method {
-                self.with(field(n, g.f_arguments), |s, a| {
-                    for argument in named_children(a) {
-                        s.ty(argument);
+            match self.kinds.of(n) {
+                K::TemplateFunction | K::TemplateType | K::TemplateMethod => template_arguments(self, n),
+                K::QualifiedIdentifier => {
+                    if let Some(scope) = field(n, g.f_scope) {
+                        let scope_name = if self.kinds.of(scope) == K::TemplateType {
+                            template_arguments(self, scope);
+                            field(scope, g.f_name).unwrap_or(scope)
+                        } else {
+                            scope
+                        };
+                        // `E::Member`, `ns::T::m`: the enum, the type, the namespace are used
+                        // too, each through the ones before it.
+                        let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
+                        match self.kinds.of(scope_name) {
+                            K::TypeIdentifier => self.b.use_name(scope_name, UseKind::Type, qualifier),
+                            K::NamespaceIdentifier => self.b.use_name(scope_name, UseKind::Name, qualifier),
+                            _ => {}
+                        }
+                        scopes.push(self.b.text(scope_name));
                     }
-                });
-                match field(n, g.f_name) {
-                    Some(name) => n = name,
-                    None => return,
                 }
-            } else if k == g.qualified_identifier {
-                if let Some(scope) = field(n, g.f_scope) {
-                    let scope_name = if scope.kind_id() == g.template_type {
-                        self.with(field(scope, g.f_arguments), |s, a| {
-                            for argument in named_children(a) {
-                                s.ty(argument);
-                            }
-                        });
-                        field(scope, g.f_name).unwrap_or(scope)
-                    } else {
-                        scope
-                    };
-                    // `E::Member`, `ns::T::m`: the enum, the type, the namespace are used too,
-                    // each through the ones before it.
-                    let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
-                    let as_kind = if scope_name.kind_id() == g.type_identifier { UseKind::Type } else { UseKind::Name };
-                    if scope_name.kind_id() == g.type_identifier || scope_name.kind_id() == g.namespace_identifier {
-                        self.b.use_name(scope_name, as_kind, qualifier);
-                    }
-                    scopes.push(self.b.text(scope_name));
-                }
-                match field(n, g.f_name) {
-                    Some(name) => n = name,
-                    None => return,
-                }
-            } else {
-                break;
+                _ => break,
+            }
+            match field(n, g.f_name) {
+                Some(name) => n = name,
+                None => return,
             }
         }
-        let k = n.kind_id();
-        if k != g.identifier && k != g.type_identifier && k != g.field_identifier {
-            if k != g.destructor_name && k != g.operator_name && k != g.operator_cast {
-                self.visit(n);
-            }
-            return;
+        match self.kinds.of(n) {
+            K::Identifier | K::TypeIdentifier | K::FieldIdentifier => {}
+            K::Operator | K::OperatorCast => return,
+            _ => return self.visit(n),
         }
         let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
         self.b.use_name(n, kind, qualifier);
@@ -1152,23 +1058,21 @@ impl<'t> Walk<'t> {
 
     /// `.flags = 1` in an initializer: a use of the field `flags`.
     fn designator(&mut self, node: Node<'t>) {
-        let g = self.g;
-        if node.kind_id() == g.field_identifier {
-            self.b.use_bound(node, UseKind::Attribute, None, Some(Binding::Receiver));
-        } else if node.kind_id() == g.field_designator {
-            for child in named_children(node).filter(|c| c.kind_id() == g.field_identifier) {
-                self.b.use_bound(child, UseKind::Attribute, None, Some(Binding::Receiver));
+        match self.kinds.of(node) {
+            K::FieldIdentifier => self.b.use_bound(node, UseKind::Attribute, None, Some(Binding::Receiver)),
+            K::FieldDesignator => {
+                for child in named_children(node).filter(|c| self.kinds.of(*c) == K::FieldIdentifier) {
+                    self.b.use_bound(child, UseKind::Attribute, None, Some(Binding::Receiver));
+                }
             }
-        } else {
-            self.visit(node);
+            _ => self.visit(node),
         }
     }
 
     /// A string literal's value: what its quotes hold (a raw string's delimiters left out),
     /// escapes as written.
     fn string(&mut self, node: Node<'t>) {
-        let g = self.g;
-        let value = if node.kind_id() == g.raw_string_literal {
+        let value = if self.kinds.of(node) == K::RawString {
             named_children(node).filter(|c| c.kind().ends_with("content")).map(|c| self.b.text(c)).collect()
         } else {
             let bytes = self.b.bytes(node);
@@ -1177,5 +1081,20 @@ impl<'t> Walk<'t> {
             unquote(&bytes[open..], &['"'])
         };
         self.b.string(value, node, false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Grammar, K};
+    use tree_sitter::Language;
+
+    #[test]
+    fn every_kind_the_walk_reads_is_c_or_cpp() {
+        // The tables are lenient (C lacks C++'s kinds): a misspelt name would never match.
+        let grammars: [Language; 2] = [tree_sitter_c::LANGUAGE.into(), tree_sitter_cpp::LANGUAGE.into()];
+        for name in K::NAMES.iter().chain(Grammar::KIND_NAMES) {
+            assert!(grammars.iter().any(|l| l.id_for_node_kind(name, true) != 0), "neither grammar has `{name}`");
+        }
     }
 }
