@@ -1,8 +1,8 @@
 //! One walk over a Go syntax tree: definitions, uses, imports, strings, and the bindings of
 //! every use.
 //!
-//! The walk recurses over named children, dispatching on the node's kind (numeric ids resolved
-//! once, see [`Grammar`]); below [`MAX_DEPTH`] levels it reads the rest flat, so that no input
+//! The walk recurses over named children, matching on the node's kind ([`K`], mapped once by
+//! the toolkit's `KindTable`); below [`MAX_DEPTH`] levels it reads the rest flat, so that no input
 //! nests deeply enough to exhaust the stack. What nests as deep as it is long — chains of
 //! selectors (`a.b.c`), of binary operators (`"a" + "b" + …`, hundreds deep in protoc's
 //! output), of pointer and container types — is read in loops instead, so real code stays far
@@ -11,7 +11,7 @@
 use crate::package_name_of;
 use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, quoted_path_components};
-use hintlens_tree::{Builder, Conventions, TreeWalk, field, fields, named_children, unquote};
+use hintlens_tree::{Builder, Conventions, KindTable, TreeWalk, field, fields, named_children, unquote};
 use tree_sitter::{Node, Tree};
 
 /// Deepest nesting of container types (`[][]map[K]T`) read as one.
@@ -29,7 +29,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
             &[g.identifier, g.package_identifier, g.type_identifier],
             &[(g.selector_expression, g.f_operand, g.f_field), (g.qualified_type, g.f_package, g.f_name)],
         );
-    let mut walk = Walk { g, b, in_body: false, error_args: 0 };
+    let mut walk = Walk { g, kinds: kinds(), b, in_body: false, error_args: 0 };
     walk.source_file(root);
     walk.b.finish(root)
 }
@@ -52,6 +52,7 @@ enum Keys<'a> {
 
 struct Walk<'t> {
     g: &'static Grammar,
+    kinds: &'static KindTable<K>,
     b: Builder<'t>,
     /// Inside a function body: declarations are locals, not definitions.
     in_body: bool,
@@ -64,60 +65,34 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
     const MAX_DEPTH: u32 = 128;
 
     fn visit_kind(&mut self, node: Node<'t>) {
-        let g = self.g;
-        let k = node.kind_id();
-        if k == g.comment {
-        } else if k == g.call_expression {
-            self.call(node);
-        } else if k == g.binary_expression {
-            self.binary(node);
-        } else if k == g.selector_expression {
-            self.selector(node, UseKind::Attribute);
-        } else if k == g.composite_literal {
-            self.composite_literal(node);
-        } else if k == g.func_literal {
-            self.callable(node, None);
-        } else if k == g.short_var_declaration || k == g.range_clause {
-            self.binding_statement(node);
-        } else if k == g.type_switch_statement {
-            self.type_switch(node);
-        } else if k == g.type_case {
-            let types = fields(node, g.f_type);
-            for child in named_children(node) {
-                if types.contains(&child) { self.ty(child) } else { self.visit(child) }
+        match self.kinds.of(node) {
+            K::Call => self.call(node),
+            K::Binary => self.binary(node),
+            K::Selector => self.selector(node, UseKind::Attribute),
+            K::CompositeLiteral => self.composite_literal(node),
+            K::FuncLiteral => self.callable(node, None),
+            K::ShortVarDeclaration | K::RangeClause => self.binding_statement(node),
+            K::TypeSwitch => self.type_switch(node),
+            K::TypeCase => {
+                let types = fields(node, self.g.f_type);
+                for child in named_children(node) {
+                    if types.contains(&child) { self.ty(child) } else { self.visit(child) }
+                }
             }
-        } else if k == g.type_assertion_expression || k == g.type_conversion_expression {
-            self.visit_field(node, g.f_operand);
-            self.with(field(node, g.f_type), Self::ty);
-        } else if k == g.interpreted_string_literal || k == g.raw_string_literal {
-            self.string(node);
-        } else if k == g.labeled_statement {
-            for child in named_children(node).filter(|c| c.kind_id() != g.label_name) {
-                self.visit(child);
+            K::TypeAssertion => {
+                self.visit_field(node, self.g.f_operand);
+                self.with(field(node, self.g.f_type), Self::ty);
             }
-        } else if k == g.label_name || k == g.field_identifier || k == g.package_identifier {
-        } else if k == g.type_identifier || k == g.qualified_type || k == g.generic_type || k == g.pointer_type {
-            self.ty(node);
-        } else if k == g.function_declaration
-            || k == g.method_declaration
-            || k == g.type_declaration
-            || k == g.const_declaration
-            || k == g.var_declaration
-        {
-            self.declaration_or_statement(node, None);
-        } else if k == g.block
-            || k == g.if_statement
-            || k == g.for_statement
-            || k == g.expression_switch_statement
-            || k == g.expression_case
-            || k == g.default_case
-            || k == g.communication_case
-        {
-            // Go scopes are blocks (an `if`'s or `for`'s header included): a name declared in
-            // one is not bound around it.
-            self.in_scope(ScopeKind::Block, |s| s.visit_children(node));
-        } else {
-            self.visit_children(node);
+            K::String => self.string(node),
+            K::TypeIdentifier | K::QualifiedType | K::GenericType | K::PointerType => self.ty(node),
+            K::FunctionDeclaration
+            | K::MethodDeclaration
+            | K::TypeDeclaration
+            | K::ConstDeclaration
+            | K::VarDeclaration => self.declaration_or_statement(node, None),
+            K::Block => self.in_scope(ScopeKind::Block, |s| s.visit_children(node)),
+            K::Comment | K::Unnamed => {}
+            _ => self.visit_children(node),
         }
     }
 
@@ -125,35 +100,36 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
     /// composite literal's own type); type arguments and element types are `Type`.
     fn visit_type(&mut self, node: Node<'t>, kind: UseKind) {
         let g = self.g;
-        let k = node.kind_id();
-        if k == g.qualified_type {
-            if let Some(package) = field(node, g.f_package) {
-                self.b.use_name(package, UseKind::Name, None);
-                if let Some(name) = field(node, g.f_name) {
-                    self.b.use_name(name, kind, Some(self.b.text(package)));
+        match self.kinds.of(node) {
+            K::QualifiedType => {
+                if let Some(package) = field(node, g.f_package) {
+                    self.b.use_name(package, UseKind::Name, None);
+                    if let Some(name) = field(node, g.f_name) {
+                        self.b.use_name(name, kind, Some(self.b.text(package)));
+                    }
                 }
             }
-        } else if k == g.generic_type {
-            if let Some(base) = field(node, g.f_type) {
-                self.ty_as(base, kind);
+            K::GenericType => {
+                if let Some(base) = field(node, g.f_type) {
+                    self.ty_as(base, kind);
+                }
+                self.with(field(node, g.f_type_arguments), Self::ty);
             }
-            self.with(field(node, g.f_type_arguments), Self::ty);
-        } else if k == g.struct_type || k == g.interface_type {
             // An anonymous struct or interface: its members' types are uses.
-            self.members(Some(node), None, None);
-        } else if k == g.identifier || k == g.selector_expression || k == g.call_expression {
+            K::StructType | K::InterfaceType => self.members(Some(node), None, None),
             // Array lengths and error recovery: expressions in type positions.
-            self.visit(node);
-        } else if k == g.parameter_list {
-            self.parameters(node);
-        } else if k == g.function_type {
-            for part in [field(node, g.f_parameters), field(node, g.f_result)].into_iter().flatten() {
-                self.parameters(part);
+            K::Identifier | K::Selector | K::Call => self.visit(node),
+            K::ParameterList => self.parameters(node),
+            K::FunctionType => {
+                for part in [field(node, g.f_parameters), field(node, g.f_result)].into_iter().flatten() {
+                    self.parameters(part);
+                }
             }
-        } else if k == g.comment {
-        } else {
-            for child in named_children(node) {
-                self.ty(child);
+            K::Comment => {}
+            _ => {
+                for child in named_children(node) {
+                    self.ty(child);
+                }
             }
         }
     }
@@ -174,38 +150,29 @@ impl<'t> Walk<'t> {
     }
 
     fn top_level(&mut self, node: Node<'t>, doc: Option<String>) {
-        let g = self.g;
-        let k = node.kind_id();
-        if k == g.package_clause {
-            if let Some(name) = named_children(node).next() {
-                self.b.index.package = Some(self.b.text(name));
-                if self.b.index.doc.is_none() {
-                    self.b.index.doc = doc;
+        match self.kinds.of(node) {
+            K::PackageClause => {
+                if let Some(name) = named_children(node).next() {
+                    self.b.index.package = Some(self.b.text(name));
+                    if self.b.index.doc.is_none() {
+                        self.b.index.doc = doc;
+                    }
                 }
             }
-        } else if k == g.import_declaration {
-            self.import_declaration(node);
-        } else {
-            self.declaration_or_statement(node, doc);
+            K::ImportDeclaration => self.import_declaration(node),
+            _ => self.declaration_or_statement(node, doc),
         }
     }
 
     /// A declaration (at the top level or in a body), or any other statement.
     fn declaration_or_statement(&mut self, node: Node<'t>, doc: Option<String>) {
-        let g = self.g;
-        let k = node.kind_id();
-        if k == g.function_declaration {
-            self.function(node, doc);
-        } else if k == g.method_declaration {
-            self.method(node, doc);
-        } else if k == g.type_declaration {
-            self.grouped(node, doc, |s, spec, doc| s.type_spec(spec, doc));
-        } else if k == g.const_declaration {
-            self.grouped(node, doc, |s, spec, doc| s.value_spec(spec, doc, "const"));
-        } else if k == g.var_declaration {
-            self.grouped(node, doc, |s, spec, doc| s.value_spec(spec, doc, "var"));
-        } else {
-            self.visit(node);
+        match self.kinds.of(node) {
+            K::FunctionDeclaration => self.function(node, doc),
+            K::MethodDeclaration => self.method(node, doc),
+            K::TypeDeclaration => self.grouped(node, doc, |s, spec, doc| s.type_spec(spec, doc)),
+            K::ConstDeclaration => self.grouped(node, doc, |s, spec, doc| s.value_spec(spec, doc, "const")),
+            K::VarDeclaration => self.grouped(node, doc, |s, spec, doc| s.value_spec(spec, doc, "var")),
+            _ => self.visit(node),
         }
     }
 
@@ -222,7 +189,7 @@ impl<'t> Walk<'t> {
         // Specs sit directly in the declaration or in a `var_spec_list`.
         while let Some(current) = stack.pop() {
             for child in named_children(current).collect::<Vec<_>>().into_iter().rev() {
-                if child.kind_id() == self.g.var_spec_list {
+                if self.kinds.of(child) == K::VarSpecList {
                     stack.push(child);
                 } else {
                     specs.push(child);
@@ -244,10 +211,10 @@ impl<'t> Walk<'t> {
         let mut stack = vec![node];
         while let Some(current) = stack.pop() {
             for child in named_children(current) {
-                if child.kind_id() == self.g.import_spec {
-                    self.import_spec(child);
-                } else if child.kind_id() == self.g.import_spec_list {
-                    stack.push(child);
+                match self.kinds.of(child) {
+                    K::ImportSpec => self.import_spec(child),
+                    K::ImportSpecList => stack.push(child),
+                    _ => {}
                 }
             }
         }
@@ -333,18 +300,14 @@ impl<'t> Walk<'t> {
     /// The type name a receiver declares (`Store` of `(s *Store)` or `(s Store[T])`).
     fn receiver_type(&self, receiver: Node<'t>) -> Option<String> {
         let g = self.g;
-        let param = named_children(receiver).find(|c| c.kind_id() == g.parameter_declaration)?;
+        let param = named_children(receiver).find(|c| self.kinds.of(*c) == K::Parameter)?;
         let mut ty = field(param, g.f_type)?;
         loop {
-            let k = ty.kind_id();
-            if k == g.pointer_type || k == g.parenthesized_type {
-                ty = named_children(ty).next()?;
-            } else if k == g.generic_type {
-                ty = field(ty, g.f_type)?;
-            } else if k == g.type_identifier {
-                return Some(self.b.text(ty));
-            } else {
-                return None;
+            match self.kinds.of(ty) {
+                K::PointerType | K::ParenthesizedType => ty = named_children(ty).next()?,
+                K::GenericType => ty = field(ty, g.f_type)?,
+                K::TypeIdentifier => return Some(self.b.text(ty)),
+                _ => return None,
             }
         }
     }
@@ -368,22 +331,19 @@ impl<'t> Walk<'t> {
     /// A parameter list (or a result type, or type parameters): names bind, types are uses.
     fn parameters(&mut self, node: Node<'t>) {
         let g = self.g;
-        let k = node.kind_id();
-        if k != g.parameter_list && k != g.type_parameter_list {
+        if !matches!(self.kinds.of(node), K::ParameterList | K::TypeParameterList) {
             return self.ty(node);
         }
         for param in named_children(node) {
-            let pk = param.kind_id();
-            if pk == g.parameter_declaration
-                || pk == g.variadic_parameter_declaration
-                || pk == g.type_parameter_declaration
-            {
-                for name in fields(param, g.f_name) {
-                    self.b.bind(name, Binding::Local);
+            match self.kinds.of(param) {
+                K::Parameter | K::OtherParameter => {
+                    for name in fields(param, g.f_name) {
+                        self.b.bind(name, Binding::Local);
+                    }
+                    self.with(field(param, g.f_type), Self::ty);
                 }
-                self.with(field(param, g.f_type), Self::ty);
-            } else if pk != g.comment {
-                self.ty(param);
+                K::Comment => {}
+                _ => self.ty(param),
             }
         }
     }
@@ -393,7 +353,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let Some(name) = field(spec, g.f_name) else { return self.visit(spec) };
         let ty = field(spec, g.f_type);
-        let alias = spec.kind_id() == g.type_alias;
+        let alias = self.kinds.of(spec) == K::TypeAlias;
         if self.in_body {
             // A local type: the function's own.
             self.b.bind(name, Binding::Local);
@@ -403,10 +363,10 @@ impl<'t> Walk<'t> {
             return;
         }
         self.b.scopes.bind_in(MODULE, self.b.bytes(name), Binding::Definition);
-        let (kind, body) = match ty.map(|t| t.kind_id()) {
+        let (kind, body) = match ty.map(|t| self.kinds.of(t)) {
             _ if alias => (DefKind::TypeAlias, None),
-            Some(k) if k == g.struct_type => (DefKind::Struct, ty),
-            Some(k) if k == g.interface_type => (DefKind::Interface, ty),
+            Some(K::StructType) => (DefKind::Struct, ty),
+            Some(K::InterfaceType) => (DefKind::Interface, ty),
             _ => (DefKind::Type, None),
         };
         let header_end = field(spec, g.f_type_parameters).unwrap_or(name).end_byte();
@@ -438,16 +398,19 @@ impl<'t> Walk<'t> {
             }
             return;
         };
-        let items: Vec<Node<'t>> = if body.kind_id() == g.struct_type {
-            named_children(body).filter(|c| c.kind_id() == g.field_declaration_list).flat_map(named_children).collect()
+        let items: Vec<Node<'t>> = if self.kinds.of(body) == K::StructType {
+            named_children(body)
+                .filter(|c| self.kinds.of(*c) == K::FieldDeclarationList)
+                .flat_map(named_children)
+                .collect()
         } else {
             named_children(body).collect()
         };
         for (item, doc) in self.b.documented(items.into_iter(), g.comment) {
-            let k = item.kind_id();
-            if k == g.field_declaration {
+            let k = self.kinds.of(item);
+            if k == K::FieldDeclaration {
                 self.field_declaration(item, owner, doc);
-            } else if k == g.method_elem {
+            } else if k == K::MethodElem {
                 if let (Some(name), Some((owner, owner_name))) = (field(item, g.f_name), owner) {
                     let signature = self.b.flat_text(item.start_byte(), item.end_byte());
                     let local = format!("{owner_name}.{}", self.b.text(name));
@@ -500,17 +463,12 @@ impl<'t> Walk<'t> {
     fn embedded_name(&self, mut ty: Node<'t>) -> Option<Node<'t>> {
         let g = self.g;
         loop {
-            let k = ty.kind_id();
-            if k == g.type_identifier {
-                return Some(ty);
-            } else if k == g.pointer_type {
-                ty = named_children(ty).next()?;
-            } else if k == g.qualified_type {
-                return field(ty, g.f_name);
-            } else if k == g.generic_type {
-                ty = field(ty, g.f_type)?;
-            } else {
-                return None;
+            match self.kinds.of(ty) {
+                K::TypeIdentifier => return Some(ty),
+                K::PointerType => ty = named_children(ty).next()?,
+                K::QualifiedType => return field(ty, g.f_name),
+                K::GenericType => ty = field(ty, g.f_type)?,
+                _ => return None,
             }
         }
     }
@@ -549,7 +507,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let mut spine = vec![node];
         let mut left = field(node, g.f_left);
-        while let Some(l) = left.filter(|l| l.kind_id() == g.binary_expression) {
+        while let Some(l) = left.filter(|l| self.kinds.of(*l) == K::Binary) {
             spine.push(l);
             left = field(l, g.f_left);
         }
@@ -567,13 +525,10 @@ impl<'t> Walk<'t> {
         let function = field(node, g.f_function);
         let error = function.is_some_and(|f| self.is_error_callee(f));
         if let Some(function) = function {
-            let k = function.kind_id();
-            if k == g.identifier {
-                self.b.use_name(function, UseKind::Call, None);
-            } else if k == g.selector_expression {
-                self.selector(function, UseKind::Call);
-            } else {
-                self.visit(function);
+            match self.kinds.of(function) {
+                K::Identifier => self.b.use_name(function, UseKind::Call, None),
+                K::Selector => self.selector(function, UseKind::Call),
+                _ => self.visit(function),
             }
         }
         self.with(field(node, g.f_type_arguments), Self::ty);
@@ -595,7 +550,7 @@ impl<'t> Walk<'t> {
     /// `m.On("Fetch", …)` and `m.MethodCalled("Fetch", …)`, the second of
     /// `m.AssertCalled(t, "Fetch", …)` and its kin.
     fn mocked_method_argument(&self, function: Node<'t>) -> Option<usize> {
-        if function.kind_id() != self.g.selector_expression {
+        if self.kinds.of(function) != K::Selector {
             return None;
         }
         match self.b.bytes(field(function, self.g.f_field)?) {
@@ -608,7 +563,7 @@ impl<'t> Walk<'t> {
     /// A method name in a string that testify looks up by reflection (`m.On("Fetch", …)`): a
     /// call of that method on a receiver whose type is unknown, as the mocked code will make it.
     fn mocked_method(&mut self, argument: Node<'t>) {
-        if argument.kind_id() != self.g.interpreted_string_literal && argument.kind_id() != self.g.raw_string_literal {
+        if self.kinds.of(argument) != K::String {
             return;
         }
         let literal = self.b.bytes(argument);
@@ -630,13 +585,16 @@ impl<'t> Walk<'t> {
     }
 
     fn is_type_node(&self, node: Node<'t>) -> bool {
-        let g = self.g;
-        let k = node.kind_id();
-        [
-            g.slice_type, g.map_type, g.array_type, g.channel_type, g.struct_type, g.interface_type, g.function_type,
-            g.pointer_type,
-        ]
-        .contains(&k)
+        matches!(
+            self.kinds.of(node),
+            K::ListType
+                | K::MapType
+                | K::ChannelType
+                | K::StructType
+                | K::InterfaceType
+                | K::FunctionType
+                | K::PointerType
+        )
     }
 
     /// Whether a callee makes its string arguments error messages.
@@ -660,7 +618,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let mut chain = vec![node];
         let mut operand = field(node, g.f_operand);
-        while let Some(o) = operand.filter(|o| o.kind_id() == g.selector_expression) {
+        while let Some(o) = operand.filter(|o| self.kinds.of(*o) == K::Selector) {
             chain.push(o);
             operand = field(o, g.f_operand);
         }
@@ -698,26 +656,24 @@ impl<'t> Walk<'t> {
     }
 
     fn is_container(&self, ty: Node<'t>) -> bool {
-        let g = self.g;
-        let k = ty.kind_id();
-        k == g.map_type || k == g.slice_type || k == g.array_type || k == g.implicit_length_array_type
+        matches!(self.kinds.of(ty), K::MapType | K::ListType | K::ImplicitLengthArrayType)
     }
 
     /// How the keys of a literal of type `ty` read: the fields of a named type (qualified by its
     /// name as written), of an anonymous struct (the literal's own), or of an unknown type.
     fn keys_of(&self, mut ty: Node<'t>) -> Keys<'static> {
         let g = self.g;
-        while ty.kind_id() == g.pointer_type {
+        while self.kinds.of(ty) == K::PointerType {
             match named_children(ty).next() {
                 Some(inner) => ty = inner,
                 None => return Keys::Fields(None),
             }
         }
-        let k = ty.kind_id();
-        if k == g.struct_type {
+        let k = self.kinds.of(ty);
+        if k == K::StructType {
             return Keys::Anonymous;
         }
-        let named = if k == g.generic_type { field(ty, g.f_type).unwrap_or(ty) } else { ty };
+        let named = if k == K::GenericType { field(ty, g.f_type).unwrap_or(ty) } else { ty };
         match self.b.dotted(named) {
             Some(name) => Keys::Named(name),
             None => Keys::Fields(None),
@@ -732,7 +688,7 @@ impl<'t> Walk<'t> {
         let mut levels = 0;
         let mut container = container;
         let innermost = loop {
-            let element = if container.kind_id() == g.map_type {
+            let element = if self.kinds.of(container) == K::MapType {
                 field(container, g.f_value)
             } else {
                 field(container, g.f_element)
@@ -754,11 +710,11 @@ impl<'t> Walk<'t> {
         let g = self.g;
         self.nested(node, |s| {
             for element in named_children(node) {
-                let k = element.kind_id();
-                if k == g.keyed_element {
+                let k = s.kinds.of(element);
+                if k == K::KeyedElement {
                     let [key, value] = [field(element, g.f_key), field(element, g.f_value)];
                     if let Some(key) = key {
-                        let name = named_children(key).next().filter(|n| n.kind_id() == g.identifier);
+                        let name = named_children(key).next().filter(|n| s.kinds.of(*n) == K::Identifier);
                         match (&keys, name) {
                             (Keys::Fields(owner), Some(name)) => {
                                 s.b.use_name(name, UseKind::KeywordArgument, owner.map(str::to_owned));
@@ -774,7 +730,7 @@ impl<'t> Walk<'t> {
                     if let Some(value) = value {
                         s.literal_element(value, &elements);
                     }
-                } else if k == g.literal_element {
+                } else if k == K::LiteralElement {
                     s.literal_element(element, &elements);
                 } else {
                     s.visit(element);
@@ -787,7 +743,7 @@ impl<'t> Walk<'t> {
     /// `elided` says.
     fn literal_element(&mut self, node: Node<'t>, elided: &Keys<'_>) {
         for child in named_children(node) {
-            if child.kind_id() == self.g.literal_value {
+            if self.kinds.of(child) == K::LiteralValue {
                 let (keys, elements) = match elided {
                     Keys::Elements(inner) => (Keys::Expressions, (**inner).clone()),
                     other => (other.clone(), Keys::Fields(None)),
@@ -803,7 +759,7 @@ impl<'t> Walk<'t> {
     fn binding_statement(&mut self, node: Node<'t>) {
         let g = self.g;
         let left = field(node, g.f_left);
-        let declares = node.kind_id() == g.short_var_declaration || self.has_token(node, b":=");
+        let declares = self.kinds.of(node) == K::ShortVarDeclaration || self.has_token(node, b":=");
         if !declares {
             self.visit_children(node);
             return;
@@ -814,7 +770,7 @@ impl<'t> Walk<'t> {
             self.visit(child);
         }
         for name in left.into_iter().flat_map(named_children) {
-            if name.kind_id() == g.identifier {
+            if self.kinds.of(name) == K::Identifier {
                 self.b.bind(name, Binding::Local);
             } else {
                 self.visit(name);
@@ -830,7 +786,7 @@ impl<'t> Walk<'t> {
         let g = self.g;
         self.in_scope(ScopeKind::Block, |s| {
             let alias = field(node, g.f_alias);
-            for name in alias.into_iter().flat_map(named_children).filter(|n| n.kind_id() == g.identifier) {
+            for name in alias.into_iter().flat_map(named_children).filter(|n| s.kinds.of(*n) == K::Identifier) {
                 s.b.bind(name, Binding::Local);
             }
             for child in named_children(node).filter(|c| Some(*c) != alias) {
@@ -852,92 +808,62 @@ fn string_content(literal: &[u8]) -> String {
 }
 
 hintlens_tree::grammar_ids! {
-    /// Numeric kind and field ids of tree-sitter-go, resolved once per process.
+    /// The ids the builder is handed (what reads flat, what chains of names are made of).
     struct Grammar as grammar(tree_sitter_go::LANGUAGE, "tree-sitter-go") {
         kinds {
-            identifier = "identifier",
-            type_identifier = "type_identifier",
-            field_identifier = "field_identifier",
-            package_identifier = "package_identifier",
-            comment = "comment",
-            package_clause = "package_clause",
-            import_declaration = "import_declaration",
-            import_spec = "import_spec",
-            import_spec_list = "import_spec_list",
-            function_declaration = "function_declaration",
-            method_declaration = "method_declaration",
-            type_declaration = "type_declaration",
-            type_alias = "type_alias",
-            const_declaration = "const_declaration",
-            var_declaration = "var_declaration",
-            var_spec_list = "var_spec_list",
-            parameter_list = "parameter_list",
-            parameter_declaration = "parameter_declaration",
-            variadic_parameter_declaration = "variadic_parameter_declaration",
-            type_parameter_list = "type_parameter_list",
-            type_parameter_declaration = "type_parameter_declaration",
-            struct_type = "struct_type",
-            interface_type = "interface_type",
-            field_declaration_list = "field_declaration_list",
-            field_declaration = "field_declaration",
-            method_elem = "method_elem",
-            pointer_type = "pointer_type",
-            parenthesized_type = "parenthesized_type",
-            generic_type = "generic_type",
-            qualified_type = "qualified_type",
-            slice_type = "slice_type",
-            map_type = "map_type",
-            array_type = "array_type",
-            implicit_length_array_type = "implicit_length_array_type",
-            channel_type = "channel_type",
-            function_type = "function_type",
-            call_expression = "call_expression",
-            binary_expression = "binary_expression",
-            selector_expression = "selector_expression",
-            composite_literal = "composite_literal",
-            literal_value = "literal_value",
-            literal_element = "literal_element",
-            keyed_element = "keyed_element",
-            func_literal = "func_literal",
-            short_var_declaration = "short_var_declaration",
-            range_clause = "range_clause",
-            type_switch_statement = "type_switch_statement",
-            type_case = "type_case",
-            type_assertion_expression = "type_assertion_expression",
-            type_conversion_expression = "type_conversion_expression",
-            interpreted_string_literal = "interpreted_string_literal",
-            raw_string_literal = "raw_string_literal",
-            labeled_statement = "labeled_statement",
-            label_name = "label_name",
-            block = "block",
-            if_statement = "if_statement",
-            for_statement = "for_statement",
-            expression_switch_statement = "expression_switch_statement",
-            expression_case = "expression_case",
-            default_case = "default_case",
-            communication_case = "communication_case",
+            identifier = "identifier", type_identifier = "type_identifier", field_identifier = "field_identifier",
+            package_identifier = "package_identifier", comment = "comment",
+            selector_expression = "selector_expression", qualified_type = "qualified_type",
         }
         fields {
-            f_name = "name",
-            f_type = "type",
-            f_value = "value",
-            f_element = "element",
-            f_path = "path",
-            f_body = "body",
-            f_parameters = "parameters",
-            f_result = "result",
-            f_receiver = "receiver",
-            f_type_parameters = "type_parameters",
-            f_type_arguments = "type_arguments",
-            f_function = "function",
-            f_arguments = "arguments",
-            f_operand = "operand",
-            f_field = "field",
-            f_package = "package",
-            f_key = "key",
-            f_left = "left",
-            f_right = "right",
-            f_alias = "alias",
+            f_name = "name", f_type = "type", f_value = "value", f_element = "element", f_path = "path",
+            f_body = "body", f_parameters = "parameters", f_result = "result", f_receiver = "receiver",
+            f_type_parameters = "type_parameters", f_type_arguments = "type_arguments", f_function = "function",
+            f_arguments = "arguments", f_operand = "operand", f_field = "field", f_package = "package",
+            f_key = "key", f_left = "left", f_right = "right", f_alias = "alias",
         }
+    }
+}
+
+hintlens_tree::node_kinds! {
+    /// The node kinds the walk tells apart.
+    enum K as kinds(tree_sitter_go::LANGUAGE, "tree-sitter-go") {
+        // Names.
+        Identifier = "identifier", TypeIdentifier = "type_identifier",
+        /// Names of nothing a use is: members after a dot, packages of qualified types, labels.
+        Unnamed = "field_identifier" | "package_identifier" | "label_name",
+        Comment = "comment",
+        // Declarations.
+        PackageClause = "package_clause", ImportDeclaration = "import_declaration", ImportSpec = "import_spec",
+        ImportSpecList = "import_spec_list", FunctionDeclaration = "function_declaration",
+        MethodDeclaration = "method_declaration", TypeDeclaration = "type_declaration", TypeAlias = "type_alias",
+        ConstDeclaration = "const_declaration", VarDeclaration = "var_declaration",
+        VarSpecList = "var_spec_list", ParameterList = "parameter_list",
+        TypeParameterList = "type_parameter_list", Parameter = "parameter_declaration",
+        /// `xs ...T`, `[T any]`'s `T any`.
+        OtherParameter = "variadic_parameter_declaration" | "type_parameter_declaration",
+        FieldDeclarationList = "field_declaration_list", FieldDeclaration = "field_declaration",
+        MethodElem = "method_elem",
+        // Types.
+        StructType = "struct_type", InterfaceType = "interface_type", PointerType = "pointer_type",
+        ParenthesizedType = "parenthesized_type", GenericType = "generic_type", QualifiedType = "qualified_type",
+        MapType = "map_type",
+        /// `[]T`, `[n]T`: containers of their `element`, as is `[...]T` of a literal.
+        ListType = "slice_type" | "array_type",
+        ImplicitLengthArrayType = "implicit_length_array_type",
+        ChannelType = "channel_type", FunctionType = "function_type",
+        // Statements and expressions.
+        Call = "call_expression", Binary = "binary_expression", Selector = "selector_expression",
+        CompositeLiteral = "composite_literal", LiteralValue = "literal_value",
+        LiteralElement = "literal_element", KeyedElement = "keyed_element", FuncLiteral = "func_literal",
+        ShortVarDeclaration = "short_var_declaration", RangeClause = "range_clause",
+        TypeSwitch = "type_switch_statement", TypeCase = "type_case",
+        /// `x.(T)`, `T(x)` as the grammar reads some conversions.
+        TypeAssertion = "type_assertion_expression" | "type_conversion_expression",
+        String = "interpreted_string_literal" | "raw_string_literal",
+        /// Go scopes are blocks, an `if`'s or `for`'s header included: a name declared in one is
+        /// not bound around it.
+        Block = "block" | "if_statement" | "for_statement" | "expression_switch_statement" | "expression_case"
+            | "default_case" | "communication_case",
     }
 }
