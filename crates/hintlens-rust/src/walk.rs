@@ -7,7 +7,7 @@
 
 use hintlens_syntax::scope::ScopeKind;
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind, comment_text};
-use hintlens_tree::{Builder, Conventions, TreeWalk, children, field, is, named_children, span_of};
+use hintlens_tree::{Builder, Conventions, KindTable, TreeWalk, children, field, is, named_children, span_of};
 use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
 
@@ -22,6 +22,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
         Conventions { blank: "_", raw_prefix: "r#", keyword_members: Some(DefKind::Field), ..Conventions::default() };
     let mut walk = Walk {
         g,
+        kinds: kinds(),
         b: Builder::new(src, conventions)
             .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.line_comment, g.block_comment])
             .plain_name(g.identifier),
@@ -55,6 +56,7 @@ enum Owner {
 
 struct Walk<'t> {
     g: &'static Grammar,
+    kinds: &'static KindTable<K>,
     b: Builder<'t>,
     /// The inline modules (`mod tests { … }`) around the walk, outermost first.
     modules: Vec<String>,
@@ -76,31 +78,28 @@ struct Walk<'t> {
 impl<'t> TreeWalk<'t> for Walk<'t> {
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
-        let k = node.kind_id();
-        if k == g.scoped_identifier {
-            self.path(node, UseKind::Name);
-        } else if k == g.type_identifier || k == g.scoped_type_identifier || k == g.generic_type {
-            self.ty(node);
-        } else if k == g.call_expression {
-            self.call(node);
-        } else if k == g.field_expression {
-            self.member(node, UseKind::Attribute);
-        } else if k == g.struct_expression {
-            self.struct_literal(node);
-        } else if k == g.macro_invocation {
-            self.macro_invocation(node);
-        } else if k == g.let_declaration {
-            self.with(field(node, g.f_type), Self::ty);
-            self.visit_field(node, g.f_value);
-            self.visit_field(node, g.f_alternative);
-            self.with(field(node, g.f_pattern), Self::pattern);
-        } else if k == g.block {
-            self.block_contents(node);
-        } else if k == g.closure_expression {
-            self.in_scope(ScopeKind::Function, |s| {
+        match self.kinds.of(node) {
+            K::Item => {
+                let parent = self.module_def;
+                self.item(node, None, if self.in_body { None } else { parent });
+            }
+            K::ScopedIdentifier => self.path(node, UseKind::Name),
+            K::TypeIdentifier | K::ScopedTypeIdentifier | K::GenericType => self.ty(node),
+            K::Call => self.call(node),
+            K::FieldExpression => self.member(node, UseKind::Attribute),
+            K::StructExpression => self.struct_literal(node),
+            K::MacroInvocation => self.macro_invocation(node),
+            K::Let => {
+                self.with(field(node, g.f_type), Self::ty);
+                self.visit_field(node, g.f_value);
+                self.visit_field(node, g.f_alternative);
+                self.with(field(node, g.f_pattern), Self::pattern);
+            }
+            K::Block => self.block_contents(node),
+            K::Closure => self.in_scope(ScopeKind::Function, |s| {
                 if let Some(parameters) = field(node, g.f_parameters) {
                     for parameter in named_children(parameters) {
-                        if is(parameter, g.parameter) {
+                        if s.kinds.of(parameter) == K::Parameter {
                             s.with(field(parameter, g.f_type), Self::ty);
                             s.with(field(parameter, g.f_pattern), Self::pattern);
                         } else {
@@ -110,9 +109,8 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                 }
                 s.with(field(node, g.f_return_type), Self::ty);
                 s.visit_field(node, g.f_body);
-            });
-        } else if k == g.match_arm {
-            self.in_scope(ScopeKind::Function, |s| {
+            }),
+            K::MatchArm => self.in_scope(ScopeKind::Function, |s| {
                 if let Some(pattern) = field(node, g.f_pattern) {
                     for part in named_children(pattern) {
                         if Some(part) == field(pattern, g.f_condition) {
@@ -123,84 +121,58 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                     s.visit_field(pattern, g.f_condition);
                 }
                 s.visit_field(node, g.f_value);
-            });
-        } else if k == g.let_condition {
-            // `if let P = v`: binds in the enclosing (condition's) scope, which the walk of an
-            // `if`/`while` opens.
-            self.visit_field(node, g.f_value);
-            self.with(field(node, g.f_pattern), Self::pattern);
-        } else if k == g.if_expression || k == g.while_expression {
-            self.in_scope(ScopeKind::Function, |s| {
-                for child in named_children(node) {
-                    s.visit(child);
-                }
-            });
-        } else if k == g.for_expression {
-            self.visit_field(node, g.f_value);
-            self.in_scope(ScopeKind::Function, |s| {
-                s.with(field(node, g.f_pattern), Self::pattern);
-                s.visit_field(node, g.f_body);
-            });
-        } else if k == g.string_literal || k == g.raw_string_literal {
-            self.string(node);
-        } else if k == g.type_cast_expression {
-            self.visit_field(node, g.f_value);
-            self.with(field(node, g.f_type), Self::ty);
-        } else if k == g.generic_function {
-            self.visit_field(node, g.f_function);
-            self.with(field(node, g.f_type_arguments), Self::ty);
-        } else if k == g.line_comment || k == g.block_comment || k == g.self_ || k == g.lifetime {
-        } else if k == g.attribute_item || k == g.inner_attribute_item {
-            self.attribute(node);
-        } else if k == g.function_item
-            || k == g.struct_item
-            || k == g.enum_item
-            || k == g.union_item
-            || k == g.trait_item
-            || k == g.impl_item
-            || k == g.const_item
-            || k == g.static_item
-            || k == g.type_item
-            || k == g.macro_definition
-            || k == g.mod_item
-            || k == g.use_declaration
-        {
-            let parent = self.module_def;
-            self.item(node, None, if self.in_body { None } else { parent });
-        } else {
-            for child in named_children(node) {
-                self.visit(child);
+            }),
+            K::LetCondition => {
+                // `if let P = v`: binds in the enclosing (condition's) scope, which the walk of
+                // an `if`/`while` opens.
+                self.visit_field(node, g.f_value);
+                self.with(field(node, g.f_pattern), Self::pattern);
             }
+            K::Conditional => self.in_scope(ScopeKind::Function, |s| s.visit_children(node)),
+            K::For => {
+                self.visit_field(node, g.f_value);
+                self.in_scope(ScopeKind::Function, |s| {
+                    s.with(field(node, g.f_pattern), Self::pattern);
+                    s.visit_field(node, g.f_body);
+                });
+            }
+            K::String | K::RawString => self.string(node),
+            K::Cast => {
+                self.visit_field(node, g.f_value);
+                self.with(field(node, g.f_type), Self::ty);
+            }
+            K::GenericFunction => {
+                self.visit_field(node, g.f_function);
+                self.with(field(node, g.f_type_arguments), Self::ty);
+            }
+            K::Attribute | K::InnerAttribute => self.attribute(node),
+            K::Comment | K::Lifetime | K::SelfValue => {}
+            _ => self.visit_children(node),
         }
     }
 
     /// Every name in a type (or trait bound) position, the outermost as `kind`.
     fn visit_type(&mut self, ty: Node<'t>, kind: UseKind) {
         let g = self.g;
-        let k = ty.kind_id();
-        if k == g.type_identifier {
-            if self.b.bytes(ty) == b"Self" {
-                return;
+        match self.kinds.of(ty) {
+            K::TypeIdentifier if self.b.bytes(ty) == b"Self" => {}
+            K::TypeIdentifier => self.b.use_name(ty, kind, None),
+            K::ScopedTypeIdentifier | K::ScopedIdentifier => self.path(ty, kind),
+            K::GenericType => {
+                if let Some(t) = field(ty, g.f_type) {
+                    self.ty_as(t, kind);
+                }
+                self.with(field(ty, g.f_type_arguments), Self::ty);
             }
-            self.b.use_name(ty, kind, None);
-        } else if k == g.scoped_type_identifier || k == g.scoped_identifier {
-            self.path(ty, kind);
-        } else if k == g.generic_type {
-            if let Some(t) = field(ty, g.f_type) {
-                self.ty_as(t, kind);
-            }
-            self.with(field(ty, g.f_type_arguments), Self::ty);
-        } else if k == g.type_binding {
-            // `Item = T`: the associated type is the trait'self.
-            self.with(field(ty, g.f_type), Self::ty);
-        } else if k == g.primitive_type || k == g.lifetime || k == g.line_comment || k == g.block_comment {
-        } else if k == g.identifier {
-            self.b.use_name(ty, UseKind::Name, None);
-        } else if k == g.block || k == g.macro_invocation || k == g.string_literal {
-            self.visit(ty);
-        } else {
-            for child in named_children(ty) {
-                self.ty_as(child, kind);
+            // `Item = T`: the associated type is the trait's.
+            K::TypeBinding => self.with(field(ty, g.f_type), Self::ty),
+            K::PrimitiveType | K::Lifetime | K::Comment => {}
+            K::Identifier => self.b.use_name(ty, UseKind::Name, None),
+            K::Block | K::MacroInvocation | K::String => self.visit(ty),
+            _ => {
+                for child in named_children(ty) {
+                    self.ty_as(child, kind);
+                }
             }
         }
     }
@@ -511,18 +483,16 @@ impl<'t> Walk<'t> {
     fn parameters(&mut self, parameters: Node<'t>) {
         let g = self.g;
         for parameter in named_children(parameters) {
-            if is(parameter, g.self_parameter) {
-                self.b.scopes.bind(b"self", Binding::Local);
-            } else if is(parameter, g.parameter) {
-                self.with(field(parameter, g.f_type), Self::ty);
-                self.with(field(parameter, g.f_pattern), Self::pattern);
-            } else if is(parameter, g.attribute_item) {
-                self.attribute(parameter);
-            } else if is(parameter, g.variadic_parameter) {
-                self.with(field(parameter, g.f_pattern), Self::pattern);
-            } else {
+            match self.kinds.of(parameter) {
+                K::SelfParameter => self.b.scopes.bind(b"self", Binding::Local),
+                K::Parameter => {
+                    self.with(field(parameter, g.f_type), Self::ty);
+                    self.with(field(parameter, g.f_pattern), Self::pattern);
+                }
+                K::Attribute => self.attribute(parameter),
+                K::VariadicParameter => self.with(field(parameter, g.f_pattern), Self::pattern),
                 // A bare type (`fn(u32)`), `_`.
-                self.ty(parameter);
+                _ => self.ty(parameter),
             }
         }
     }
@@ -530,22 +500,21 @@ impl<'t> Walk<'t> {
     fn type_parameters(&mut self, parameters: Node<'t>) {
         let g = self.g;
         for parameter in named_children(parameters) {
-            if is(parameter, g.type_parameter) {
-                if let Some(name) = field(parameter, g.f_name) {
-                    self.b.bind(name, Binding::Local);
-                }
-                for part in named_children(parameter) {
-                    if Some(part) != field(parameter, g.f_name) {
+            let kind = self.kinds.of(parameter);
+            if matches!(kind, K::TypeParameter | K::ConstParameter)
+                && let Some(name) = field(parameter, g.f_name)
+            {
+                self.b.bind(name, Binding::Local);
+            }
+            match kind {
+                K::TypeParameter => {
+                    for part in named_children(parameter).filter(|p| Some(*p) != field(parameter, g.f_name)) {
                         self.ty(part);
                     }
                 }
-            } else if is(parameter, g.const_parameter) {
-                if let Some(name) = field(parameter, g.f_name) {
-                    self.b.bind(name, Binding::Local);
-                }
-                self.with(field(parameter, g.f_type), Self::ty);
-            } else if !is(parameter, g.lifetime_parameter) {
-                self.ty(parameter);
+                K::ConstParameter => self.with(field(parameter, g.f_type), Self::ty),
+                K::LifetimeParameter => {}
+                _ => self.ty(parameter),
             }
         }
     }
@@ -1541,6 +1510,31 @@ impl<'t> Walk<'t> {
     }
 }
 
+hintlens_tree::node_kinds! {
+    /// The node kinds the walk tells apart.
+    enum K as kinds(tree_sitter_rust::LANGUAGE, "tree-sitter-rust") {
+        /// What [`Walk::item`] reads: definitions, `use` and `mod`.
+        Item = "function_item" | "struct_item" | "enum_item" | "union_item" | "trait_item" | "impl_item"
+            | "const_item" | "static_item" | "type_item" | "macro_definition" | "mod_item" | "use_declaration",
+        Attribute = "attribute_item",
+        InnerAttribute = "inner_attribute_item",
+        Parameter = "parameter", SelfParameter = "self_parameter", VariadicParameter = "variadic_parameter",
+        TypeParameter = "type_parameter", ConstParameter = "const_parameter",
+        LifetimeParameter = "lifetime_parameter",
+        Identifier = "identifier", TypeIdentifier = "type_identifier",
+        ScopedIdentifier = "scoped_identifier", ScopedTypeIdentifier = "scoped_type_identifier",
+        GenericType = "generic_type", TypeBinding = "type_binding", PrimitiveType = "primitive_type",
+        Lifetime = "lifetime", SelfValue = "self", Comment = "line_comment" | "block_comment",
+        Call = "call_expression", FieldExpression = "field_expression", StructExpression = "struct_expression",
+        MacroInvocation = "macro_invocation", Let = "let_declaration", LetCondition = "let_condition",
+        Block = "block", Closure = "closure_expression", MatchArm = "match_arm",
+        /// `if` and `while`: their conditions' bindings are theirs.
+        Conditional = "if_expression" | "while_expression",
+        For = "for_expression", String = "string_literal", RawString = "raw_string_literal",
+        Cast = "type_cast_expression", GenericFunction = "generic_function",
+    }
+}
+
 hintlens_tree::grammar_ids! {
     /// Numeric kind and field ids of tree-sitter-rust, resolved once per process.
     struct Grammar as grammar(tree_sitter_rust::LANGUAGE, "tree-sitter-rust") {
@@ -1590,32 +1584,15 @@ hintlens_tree::grammar_ids! {
             bracketed_type = "bracketed_type",
             reference_type = "reference_type",
             pointer_type = "pointer_type",
-            type_binding = "type_binding",
-            lifetime = "lifetime",
-            lifetime_parameter = "lifetime_parameter",
-            type_parameter = "type_parameter",
-            const_parameter = "const_parameter",
             where_clause = "where_clause",
             visibility_modifier = "visibility_modifier",
             field_declaration_list = "field_declaration_list",
             field_declaration = "field_declaration",
-            parameter = "parameter",
             self_parameter = "self_parameter",
-            variadic_parameter = "variadic_parameter",
             block = "block",
-            call_expression = "call_expression",
             field_expression = "field_expression",
-            struct_expression = "struct_expression",
             field_initializer = "field_initializer",
             shorthand_field_initializer = "shorthand_field_initializer",
-            let_declaration = "let_declaration",
-            let_condition = "let_condition",
-            closure_expression = "closure_expression",
-            match_arm = "match_arm",
-            if_expression = "if_expression",
-            while_expression = "while_expression",
-            for_expression = "for_expression",
-            type_cast_expression = "type_cast_expression",
             integer_literal = "integer_literal",
             string_literal = "string_literal",
             raw_string_literal = "raw_string_literal",
