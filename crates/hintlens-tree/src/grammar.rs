@@ -216,3 +216,50 @@ impl<K: Copy> KindTable<K> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Ids, preorder};
+    use tree_sitter::{Language, Parser};
+
+    crate::node_kinds! {
+        enum K {
+            Identifier = "identifier",
+            Definition = "function_definition" | "class_definition",
+            Missing = "no_such_kind",
+        }
+    }
+
+    fn python() -> Language {
+        tree_sitter_python::LANGUAGE.into()
+    }
+
+    #[test]
+    fn each_listed_name_maps_to_its_variant_and_the_rest_to_other_or_error() {
+        let language = python();
+        let kinds = K::table(&Ids::lenient(&language));
+        let mut parser = Parser::new();
+        parser.set_language(&language).unwrap();
+        let tree = parser.parse("def f(): pass\nclass C: pass\n)", None).unwrap();
+        let mut seen = Vec::new();
+        preorder(tree.root_node(), |n| {
+            seen.push((n.kind().to_owned(), kinds.of(n)));
+            true
+        });
+        let of = |kind: &str| seen.iter().find(|(k, _)| k == kind).map(|(_, v)| *v);
+        assert_eq!(of("function_definition"), Some(K::Definition));
+        assert_eq!(of("class_definition"), Some(K::Definition));
+        assert_eq!(of("identifier"), Some(K::Identifier));
+        // An anonymous token (`def`) and a kind the enumeration does not list.
+        assert_eq!(of("def"), Some(K::Other));
+        assert_eq!(of("module"), Some(K::Other));
+        assert_eq!(of("ERROR"), Some(K::Error));
+        assert_eq!(K::NAMES, ["identifier", "function_definition", "class_definition", "no_such_kind"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "tree-sitter-python has no node kind `no_such_kind`")]
+    fn a_strict_table_refuses_a_name_its_grammar_lacks() {
+        K::table(&Ids::new(&python(), "tree-sitter-python"));
+    }
+}
