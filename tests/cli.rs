@@ -401,6 +401,52 @@ fn git_repository(files: &[(&str, &str)]) -> (tempfile::TempDir, String) {
     (dir, commit)
 }
 
+/// A program without an extension (`bin/tool`, told by its `#!` line) is source code: a change
+/// to it alone is unsupported when no frontend reads its language, and unread beside one that is
+/// read — never documentation, whose names Doc2Feat leaves out as documented.
+#[test]
+fn a_program_without_an_extension_is_source_not_documentation() {
+    let (repo, base) = git_repository(&[
+        ("bin/tool", "#!/usr/bin/env perl\nprint 1;\n"),
+        ("pkg/api.py", "def get():\n    return 1\n"),
+        ("NOTICE", "demo\n"),
+    ]);
+    let tool = "--- a/bin/tool\n+++ b/bin/tool\n@@ -1,2 +1,3 @@\n #!/usr/bin/env perl\n print 1;\n+print get_many();\n";
+    let notice = "--- a/NOTICE\n+++ b/NOTICE\n@@ -1 +1,2 @@\n demo\n+Call put_all.\n";
+    let py_change = "--- a/pkg/api.py\n+++ b/pkg/api.py\n@@ -1,2 +1,8 @@\n def get():\n     return 1\n+\n+\n+def put_all():\n+    return 2\n+def get_many():\n+    return 3\n";
+    let py_test = "--- /dev/null\n+++ b/tests/test_api.py\n@@ -0,0 +1,5 @@\n+from pkg.api import put_all, get_many\n+\n+def test_all():\n+    put_all()\n+    get_many()\n";
+    let task = |id: &str, patch: String, test_patch: &str| {
+        json!({"instance_id": id, "repo": "acme/tool", "base_commit": base, "patch": patch, "test_patch": test_patch})
+            .to_string()
+    };
+    let lines =
+        [task("script-only", tool.to_owned(), ""), task("mixed", format!("{py_change}{tool}{notice}"), py_test)];
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = dir.path().join("tasks.jsonl");
+    std::fs::write(&dataset, lines.join("\n") + "\n").unwrap();
+    let repo_arg = format!("acme/tool={}", repo.path().display());
+    let output =
+        hintlens().arg("batch").arg(&dataset).args(["--repo", &repo_arg, "--selection", "doc2feat"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let records = records(&output.stdout);
+
+    let script = by_id(&records, "script-only");
+    assert_eq!(script["status"], "unsupported", "{script:#}");
+    assert_eq!(script["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["pl"]}));
+
+    let mixed = by_id(&records, "mixed");
+    assert_eq!(mixed["status"], "ok", "{mixed:#}");
+    assert_eq!(
+        mixed["coverage"],
+        json!({"languages": ["python"], "unread_source_files": 1, "unread_extensions": ["pl"]})
+    );
+    // The NOTICE documents `put_all`; the script's line naming `get_many` documents nothing.
+    let selected: Vec<&str> =
+        mixed["selections"]["doc2feat"].as_array().unwrap().iter().filter_map(|i| i["name"].as_str()).collect();
+    assert_eq!(selected, ["get_many"], "{mixed:#}");
+}
+
 #[test]
 fn tasks_in_languages_no_frontend_reads_are_unsupported_not_ok() {
     let (repo, base) = git_repository(&[

@@ -71,6 +71,10 @@ pub struct Coverage {
     /// Changed files a frontend read.
     #[serde(skip)]
     pub read_files: usize,
+    /// The unread changed files without an extension that are programs by their `#!` line
+    /// (`exe/rubocop`): source code, not documentation.
+    #[serde(skip)]
+    pub scripts: BTreeSet<String>,
     /// The changed files' endings that two languages share (`.h`: C++ where the repository
     /// holds more C++ sources than C sources, else C), each with the language it was read as.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

@@ -122,7 +122,8 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     };
     // Whose the endings two languages share are (`.h`: C++ where R holds more C++ sources than C sources).
     let holdings = db.holdings(&reference.snapshot);
-    let coverage = coverage(db, &holdings, [&reference.code, &reference.test]);
+    let coverage = coverage(db, &holdings, [&reference.code, &reference.test], &reference.snapshot, &reader)
+        .map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
     if coverage.is_unsupported() {
         let message = format!(
             "the changed source files are {} ({} files), which no frontend reads (hintlens reads {})",
@@ -175,8 +176,12 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     };
     // Documentation is what the code change adds to files that are no source code (source no
     // frontend reads is unread code, not documentation).
-    let is_documentation =
-        |path: &str| db.language_in(path, &holdings).is_none() && hintlens_snapshot::source_extension(path).is_none();
+    let scripts = output.coverage.scripts.clone();
+    let is_documentation = |path: &str| {
+        db.language_in(path, &holdings).is_none()
+            && hintlens_snapshot::source_extension(path).is_none()
+            && !scripts.contains(path)
+    };
     let change_documentation = match (extras.fields.documentation, spec.patch) {
         (Some(_), _) => String::new(),
         (None, Some(patch)) => documentation_text(patch, is_documentation),
@@ -221,14 +226,17 @@ fn relate_versions(
     }
 }
 
-/// Which changed files (code and test) a frontend reads, and which source files none does; and
-/// which language read the changed files of an ending two languages share (`.h`), in a
-/// snapshot holding `holdings`.
+/// Which changed files (code and test) a frontend reads, and which source files none does (by
+/// extension, or for a file without one by its `#!` line in `reference`); and which language
+/// read the changed files of an ending two languages share (`.h`), in a snapshot holding
+/// `holdings`.
 fn coverage<'c>(
     db: &Database,
     holdings: &Holdings,
     changes: impl IntoIterator<Item = &'c hintlens_snapshot::ChangeSet>,
-) -> Coverage {
+    reference: &hintlens_snapshot::Snapshot,
+    source: &dyn hintlens_snapshot::BlobSource,
+) -> Result<Coverage, hintlens_snapshot::Error> {
     let mut coverage = Coverage::default();
     for path in changes.into_iter().flat_map(|c| c.files.keys()) {
         match db.language_in(path, holdings) {
@@ -241,14 +249,31 @@ fn coverage<'c>(
                 }
             }
             None => {
-                if let Some(extension) = hintlens_snapshot::source_extension(path) {
+                let name = path.rsplit('/').next().unwrap_or(path);
+                let extension = match hintlens_snapshot::source_extension(path) {
+                    Some(extension) => Some(extension),
+                    // Only a file without an extension is read, for its `#!` line.
+                    None if !name.contains('.') => match reference.get(path) {
+                        // Deleted: nothing of it is read, as documentation or otherwise.
+                        None => None,
+                        Some(entry) => {
+                            let extension = hintlens_snapshot::script_extension(&entry.read(source)?);
+                            if extension.is_some() {
+                                coverage.scripts.insert(path.to_owned());
+                            }
+                            extension
+                        }
+                    },
+                    None => None,
+                };
+                if let Some(extension) = extension {
                     coverage.unread_source_files += 1;
                     coverage.unread_extensions.insert(extension);
                 }
             }
         }
     }
-    coverage
+    Ok(coverage)
 }
 
 /// A patch that cannot be used: `unsafe_path` when it names a path outside the repository,

@@ -27,7 +27,7 @@ pub use patch::{FilePatch, FileStatus, Hunk, Line, Patch};
 pub use reference::{ChangeSet, FileChange, Reference, build_reference};
 pub use repo::{BlobSource, Error, NoBlobs, Reader, Repository};
 pub use snapshot::{Entry, Mode, Snapshot, blob_id};
-pub use source::{SOURCE_EXTENSIONS, source_extension};
+pub use source::{SOURCE_EXTENSIONS, script_extension, source_extension};
 pub use stat::StatCache;
 pub use test_paths::{GENERIC_TEST_PATTERNS, PatternError, TestPaths};
 

@@ -12,6 +12,32 @@ pub const SOURCE_EXTENSIONS: &[&str] = &[
     "erl", "hs", "ml", "mli", "clj", "elm", "zig", "nim", "tcl", "sh", "bash", "zsh", "ps1", "sql", "proto",
 ];
 
+/// The source-code extension a program without one would have by its `#!` line
+/// (`#!/usr/bin/env ruby` → `rb`, `#!/bin/sh` → `sh`; an interpreter the table does not know
+/// by its own name): an extensionless file that is a program (`exe/rubocop`,
+/// `bin/django-admin`) is source code, not documentation.
+pub fn script_extension(text: &[u8]) -> Option<String> {
+    let line = text.strip_prefix(b"#!")?.split(|&b| b == b'\n').next()?;
+    let line = String::from_utf8_lossy(line);
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-') && !w.contains('='))?;
+    }
+    let name = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let extension = match name {
+        "ruby" => "rb",
+        "python" | "pypy" => "py",
+        "node" | "deno" | "bun" => "js",
+        "perl" => "pl",
+        "Rscript" => "r",
+        "elixir" => "exs",
+        "" => return None,
+        other => other,
+    };
+    Some(extension.to_ascii_lowercase())
+}
+
 /// The source-code extension of `path` (lower case), or `None` for anything else.
 pub fn source_extension(path: &str) -> Option<String> {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -23,6 +49,23 @@ pub fn source_extension(path: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn programs_without_an_extension_by_their_interpreter() {
+        for (text, extension) in [
+            (&b"#!/usr/bin/env ruby\n$LOAD_PATH.unshift"[..], Some("rb")),
+            (b"#!/usr/bin/env -S python3 -u\n", Some("py")),
+            (b"#!/usr/bin/python3.11\nimport sys\n", Some("py")),
+            (b"#!/bin/bash -e\n", Some("bash")),
+            (b"#!/usr/bin/env node\n", Some("js")),
+            (b"#!/usr/bin/php\n", Some("php")),
+            (b"#!\n", None),
+            (b"# a heading\n", None),
+            (b"plain text", None),
+        ] {
+            assert_eq!(script_extension(text).as_deref(), extension, "{}", String::from_utf8_lossy(text));
+        }
+    }
 
     #[test]
     fn source_files_by_extension() {
