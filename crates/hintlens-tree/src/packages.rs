@@ -23,8 +23,18 @@ pub fn in_package(index: &FileIndex, name: &str) -> String {
 /// Whether the definition's signature carries `modifier` before its name
 /// (`private static int count`).
 pub fn has_modifier(def: &Definition, modifier: &str) -> bool {
-    let modifiers = def.signature.split(def.name.as_str()).next().unwrap_or_default();
-    modifiers.split_whitespace().any(|w| w == modifier)
+    modifier_before(&def.signature, &def.name, modifier)
+}
+
+fn modifier_before(signature: &str, name: &str, modifier: &str) -> bool {
+    // The words before the one holding the name: not a split at the name's first occurrence,
+    // which for `at` in `private function at()` falls inside `private`.
+    let is_name = |word: &str| {
+        word.trim_start_matches(['$', '&', '*'])
+            .strip_prefix(name)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    };
+    signature.split_whitespace().take_while(|w| !is_name(w)).any(|w| w == modifier)
 }
 
 #[cfg(test)]
@@ -39,5 +49,15 @@ mod tests {
         assert_eq!(in_package(&index, "Util"), "Util");
         index.package = Some("com.acme".to_owned());
         assert_eq!(in_package(&index, "Util.check"), "com.acme.Util.check");
+    }
+
+    #[test]
+    fn modifiers_before_the_name() {
+        assert!(modifier_before("private function at(): int", "at", "private"));
+        assert!(modifier_before("private static function e()", "e", "static"));
+        assert!(modifier_before("private int $count", "count", "private"));
+        assert!(modifier_before("protected int in()", "in", "protected"));
+        assert!(!modifier_before("public void run(final int private_)", "run", "private"));
+        assert!(!modifier_before("void helper()", "helper", "private"));
     }
 }
