@@ -22,6 +22,7 @@
 //! database handle an edit cancels.
 
 use crate::paths::Root;
+use crate::progress::Stage;
 use crate::scan;
 use hintlens_db::{BlobWords, Database, Frontends, Holdings, LanguageId, SnapshotIndex};
 use hintlens_snapshot::{Mode, ObjectId, Repository, Snapshot, StatCache, blob_id};
@@ -73,17 +74,11 @@ pub(crate) struct Indexed {
 /// What the indexer tells the main thread, in this order: the scan's progress, its
 /// [`Outcome`], then the background pass's progress and its end.
 pub(crate) enum Report {
-    Scanning {
-        done: usize,
-        total: usize,
-    },
+    /// `done` of `total` files of a stage.
+    Progress(Stage, usize, usize),
     Scanned(Outcome),
-    ReadingWords {
-        done: usize,
-        total: usize,
-    },
     /// The background pass ended (or had nothing to do): how many unchanged files git's index
-    /// vouched for, whose words it read (unless a request had them read first).
+    /// vouched for, whose words are read now (by it, or by a request first).
     WordsRead(usize),
 }
 
@@ -106,7 +101,7 @@ pub(crate) fn spawn(
             if let Some(hold) = hold {
                 let _ = hold.recv();
             }
-            let progress = |done, total| report(Report::Scanning { done, total });
+            let progress = |done, total| report(Report::Progress(Stage::Scanning, done, total));
             let (outcome, unread) = match catch_unwind(AssertUnwindSafe(|| run(&job, &progress))) {
                 Ok(Ok(Some((indexed, unread)))) => (Outcome::Done(indexed), unread),
                 Ok(Ok(None)) => (Outcome::Cancelled, None),
@@ -127,8 +122,13 @@ pub(crate) fn spawn(
             report(Report::Scanned(outcome));
             if done {
                 let vouched = unread.map_or(0, |unread| {
-                    read_words(&words, &unread, &cancel, &|done, total| report(Report::ReadingWords { done, total }));
-                    unread.files.len()
+                    let progress = |done, total| report(Report::Progress(Stage::ReadingWords, done, total));
+                    // Only a pass that ran to its end read them; a crash leaves them to be read
+                    // from git on demand, and the progress still ends.
+                    match catch_unwind(AssertUnwindSafe(|| read_words(&words, &unread, &cancel, &progress))) {
+                        Ok(()) if !cancel.load(Ordering::Relaxed) => unread.files.len(),
+                        _ => 0,
+                    }
                 });
                 report(Report::WordsRead(vouched));
             }
@@ -139,7 +139,6 @@ pub(crate) fn spawn(
 /// The unchanged work tree files git's index vouched for, whose words nobody has read yet.
 pub(crate) struct Unread {
     files: Vec<CleanFile>,
-    stat_cache: StatCache,
 }
 
 struct CleanFile {
@@ -149,9 +148,9 @@ struct CleanFile {
     id: ObjectId,
 }
 
-/// Reads the words of the `unread` files, in parallel. A file whose stat data
-/// changed since the scan, before or while it was read, is passed over: its bytes may not be
-/// its blob's, and the file watcher tells.
+/// Reads the words of the `unread` files, in parallel. A file whose bytes are not its blob's
+/// is passed over (its words are read from git when asked): it changed since the scan (the
+/// file watcher tells), or git's filters made the blob from other bytes (`autocrlf`, LFS).
 fn read_words(words: &BlobWords, unread: &Unread, cancel: &AtomicBool, progress: &(dyn Fn(usize, usize) + Sync)) {
     let (done, total) = (AtomicUsize::new(0), unread.files.len());
     unread.files.par_iter().for_each(|file| {
@@ -160,7 +159,7 @@ fn read_words(words: &BlobWords, unread: &Unread, cancel: &AtomicBool, progress:
         }
         if !words.contains(file.id, file.language)
             && let Ok(text) = std::fs::read(&file.file)
-            && unread.stat_cache.blob(&file.path, &file.file) == Some(file.id)
+            && blob_id(&text) == file.id
         {
             let _ = words.read(file.id, file.language, || Ok::<_, Infallible>(Arc::from(text)));
         }
@@ -184,7 +183,7 @@ fn run(job: &Job, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Option<(In
         (repository.snapshot(commit), walk.join())
     });
     // A panic in the walk is the job's, caught by `spawn`.
-    let files = files.unwrap_or_else(|payload| std::panic::resume_unwind(payload));
+    let files = files.unwrap_or_else(|payload| std::panic::resume_unwind(payload))?;
     let snapshot = snapshot.map_err(|e| e.to_string())?;
     // What the base holds decides the language of an ending two languages share, in the base
     // and in the work tree alike.
@@ -203,7 +202,7 @@ fn run(job: &Job, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Option<(In
     let done = AtomicUsize::new(0);
     // Not `job` itself: its database handle (reference mode) cannot be shared between threads.
     let (words, cancel) = (&job.words, &job.cancel);
-    let told: Option<Vec<Told>> = claimed
+    let told: Option<Result<Vec<Told>, String>> = claimed
         .into_par_iter()
         .map(|(path, file, language)| {
             if cancel.load(Ordering::Relaxed) {
@@ -218,38 +217,41 @@ fn run(job: &Job, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Option<(In
         })
         .collect();
     let Some(told) = told else { return Ok(None) };
+    let told = told?;
 
-    let mut present: HashSet<&str> = HashSet::with_capacity(told.len());
-    let (mut changed, mut clean) = (Vec::new(), Vec::new());
-    for told in &told {
-        match told {
-            Told::Changed(file) => present.insert(file.path.as_str()),
-            Told::Clean(file) => present.insert(file.path.as_str()),
-            Told::Unchanged(path) | Told::Gone(path) => present.insert(path.as_str()),
-        };
-    }
+    // A file that vanished since the walk is deleted, as the file watcher will say.
+    let present: HashSet<&str> = told
+        .iter()
+        .filter_map(|told| match told {
+            Told::Changed(file) => Some(file.path.as_str()),
+            Told::Clean(file) => Some(file.path.as_str()),
+            Told::Unchanged(path) => Some(path.as_str()),
+            Told::Gone => None,
+        })
+        .collect();
     let deleted = snapshot
         .iter()
         .filter(|(path, entry)| {
-            entry.mode != Mode::Symlink
+            !present.contains(*path)
+                && entry.mode != Mode::Symlink
                 && job.frontends.language_in(path, &holdings).is_some()
-                && !present.contains(*path)
         })
         .map(|(path, _)| path.to_owned())
         .collect();
+    let (mut changed, mut clean) = (Vec::new(), Vec::new());
     for told in told {
         match told {
             Told::Changed(file) => changed.push(file),
             // Only the reference mode's index has every file's words without them.
             Told::Clean(file) if job.full_index.is_none() => clean.push(file),
-            Told::Clean(_) | Told::Unchanged(_) | Told::Gone(_) => {}
+            Told::Clean(_) | Told::Unchanged(_) | Told::Gone => {}
         }
     }
     let full = match &job.full_index {
         Some(db) => Some(db.index_snapshot(&snapshot, || repository.reader()).map_err(|e| e.to_string())?),
         None => None,
     };
-    let unread = stat_cache.map(|stat_cache| Unread { files: clean, stat_cache });
+    let unread = stat_cache.is_some().then_some(Unread { files: clean });
     Ok(Some((Indexed { commit, snapshot, holdings, changed, deleted, scanned: total, full }, unread)))
 }
 
@@ -261,13 +263,14 @@ enum Told {
     Unchanged(String),
     /// Git's index vouches that it holds the base's blob; it was not read.
     Clean(CleanFile),
-    /// It vanished since the walk (the file watcher tells).
-    Gone(String),
+    /// It vanished since the walk.
+    Gone,
 }
 
 /// Whether the work tree file at `path` holds the base's content there: by git's index when it
 /// vouches for the file, else by reading it (then an unchanged file's words are kept, since
-/// its bytes are at hand).
+/// its bytes are at hand). A file that cannot be read fails the scan: taking it for the base's
+/// content, or for deleted, would be an answer about a file nobody read.
 fn tell(
     words: &BlobWords,
     stat_cache: Option<&StatCache>,
@@ -275,19 +278,25 @@ fn tell(
     path: String,
     file: PathBuf,
     language: LanguageId,
-) -> Told {
+) -> Result<Told, String> {
     let base = snapshot.get(&path).filter(|entry| entry.mode != Mode::Symlink).map(|entry| entry.id);
     if let Some(id) = stat_cache.and_then(|cache| cache.blob(&path, &file)).filter(|&id| Some(id) == base) {
-        return match words.contains(id, language) {
+        return Ok(match words.contains(id, language) {
             true => Told::Unchanged(path),
             false => Told::Clean(CleanFile { path, file, language, id }),
-        };
+        });
     }
-    let Ok(bytes) = std::fs::read(&file) else { return Told::Gone(path) };
+    let bytes = match std::fs::read(&file) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Told::Gone),
+        Err(e) => {
+            return Err(format!("cannot read {}: {e} (hintlens compares every file with the base)", file.display()));
+        }
+    };
     let id = blob_id(&bytes);
     if Some(id) == base {
         let _ = words.read(id, language, || Ok::<_, Infallible>(Arc::from(bytes)));
-        return Told::Unchanged(path);
+        return Ok(Told::Unchanged(path));
     }
-    Told::Changed(WorkFile { path, language, id, text: Arc::from(bytes) })
+    Ok(Told::Changed(WorkFile { path, language, id, text: Arc::from(bytes) }))
 }

@@ -18,23 +18,35 @@ fn builder(root: &Path) -> WalkBuilder {
 /// cache), so more requests in flight than cores pay.
 const WALK_THREADS: usize = 8;
 
-/// Every regular file of the work tree that git would not ignore, in path order.
-pub(crate) fn walk(root: &Path) -> Vec<PathBuf> {
+/// Every regular file of the work tree that git would not ignore, in path order. A directory
+/// that cannot be read fails the walk: its files would pass for deleted. (A file that vanished
+/// meanwhile is simply not there.)
+pub(crate) fn walk(root: &Path) -> Result<Vec<PathBuf>, String> {
     let files = Mutex::new(Vec::new());
+    let failure = Mutex::new(None);
     builder(root).threads(WALK_THREADS).filter_entry(|entry| entry.file_name() != ".git").build_parallel().run(|| {
-        let files = &files;
-        Box::new(move |entry| {
-            if let Ok(entry) = entry
-                && entry.file_type().is_some_and(|t| t.is_file())
-            {
-                files.lock().unwrap_or_else(|e| e.into_inner()).push(entry.into_path());
+        let (files, failure) = (&files, &failure);
+        Box::new(move |entry| match entry {
+            Ok(entry) => {
+                if entry.file_type().is_some_and(|t| t.is_file()) {
+                    files.lock().unwrap_or_else(|e| e.into_inner()).push(entry.into_path());
+                }
+                WalkState::Continue
             }
-            WalkState::Continue
+            Err(e) if e.io_error().is_some_and(|io| io.kind() != std::io::ErrorKind::NotFound) => {
+                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(|| e.to_string());
+                WalkState::Quit
+            }
+            // An ignore file's bad pattern: git skips it too.
+            Err(_) => WalkState::Continue,
         })
     });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(format!("cannot read the work tree: {e}"));
+    }
     let mut files = files.into_inner().unwrap_or_else(|e| e.into_inner());
     files.sort_unstable();
-    files
+    Ok(files)
 }
 
 /// Decides about single paths the way [`walk`] does, for files that appear later.

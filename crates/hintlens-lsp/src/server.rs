@@ -293,19 +293,17 @@ impl Server {
                 }
             }
             Event::Index { job, report } if job == self.index_job => match report {
-                Report::Scanning { done, total } => {
-                    self.status = Status::Indexing { done, total };
-                    let step = self.progress.as_mut().map(|p| p.report(Stage::Scanning, done, total));
+                Report::Progress(stage, done, total) => {
+                    if let Stage::Scanning = stage {
+                        self.status = Status::Indexing { done, total };
+                    }
+                    let step = self.progress.as_mut().map(|p| p.report(stage, done, total));
                     self.apply_progress(step);
                 }
                 Report::Scanned(Outcome::Done(indexed)) => self.install(indexed),
                 Report::Scanned(Outcome::Failed(message)) => self.fail(message),
                 // An edit interrupted it; what was parsed stays memoized.
                 Report::Scanned(Outcome::Cancelled) => self.start_indexing(),
-                Report::ReadingWords { done, total } => {
-                    let step = self.progress.as_mut().map(|p| p.report(Stage::ReadingWords, done, total));
-                    self.apply_progress(step);
-                }
                 Report::WordsRead(vouched) => {
                     let message = format!(
                         "{}; {vouched} unchanged files known from git's index, their words read in the background",
