@@ -50,9 +50,10 @@ impl CStyle {
 impl Dialect {
     /// Whether the comments this lexer sees are the language's own. Not in JavaScript, whose
     /// regular-expression literals it reads as code: a `//` or `/*` inside one opens a comment
-    /// that is not there, and may hide the code and strings after it.
+    /// that is not there, and may hide the code and strings after it. Nor in Ruby, whose
+    /// heredocs, `%q(…)` and regular expressions it does not know: a `#` in one is no comment.
     pub fn comments_are_exact(self) -> bool {
-        !matches!(self, Dialect::C(CStyle { backtick: Backtick::Template, .. }))
+        !matches!(self, Dialect::C(CStyle { backtick: Backtick::Template, .. }) | Dialect::Ruby)
     }
 }
 
@@ -231,6 +232,12 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 }
                 (Dialect::Python, b'"' | b'\'') => {
                     self.python_string();
+                    continue;
+                }
+                // An interpolation where the lexer sees no string (a heredoc's body, a regular
+                // expression, `%Q(…)`): code, not a comment. One word too many, never too few.
+                (Dialect::Ruby, b'#') if self.peek(1) == b'{' => {
+                    self.at += 1;
                     continue;
                 }
                 (Dialect::Ruby, b'#') => {
@@ -556,5 +563,11 @@ mod tests {
     fn ruby_interpolations_are_code() {
         let text = "puts \"#{cart.total} left, #{h[\"k\"]}\" # total\n'#{no}' `ls #{dir}`\nx = \"oops\ny\n";
         assert_eq!(code_words(text, Dialect::Ruby), ["puts", "cart", "total", "h", "dir", "x", "y"]);
+        // Where no string is seen (a heredoc's body, a regular expression), `#{…}` is no comment.
+        let text = "msg = <<~MSG\n  left: #{cart.total_price}\nMSG\nok = /#{Cart::PATTERN}/ # why\n";
+        assert_eq!(
+            code_words(text, Dialect::Ruby),
+            ["msg", "MSG", "left", "cart", "total_price", "MSG", "ok", "Cart", "PATTERN"]
+        );
     }
 }
