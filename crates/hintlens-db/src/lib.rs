@@ -870,27 +870,23 @@ impl SnapshotIndex {
         self.directory(db, dir, language).filter_map(|(path, slot)| Some((path, self.file(db, path, slot)?))).collect()
     }
 
-    /// The files of [`SnapshotIndex::in_directory`] that name every part of one of `names` as an
-    /// identifier (a word of their code, as for [`SnapshotIndex::files_naming`]): only those are
-    /// read and parsed. A part that is not one word keeps every file.
+    /// The paths of [`SnapshotIndex::in_directory`] whose files name every part of one of `names`
+    /// as an identifier (a word of their code, as for [`SnapshotIndex::files_naming`]), in path
+    /// order: only their words are read, and the caller reads the files it wants
+    /// ([`SnapshotIndex::get`]). A part that is not one word keeps every file.
     pub fn in_directory_naming<'s>(
         &'s self,
         db: &dyn Db,
         dir: &str,
         language: LanguageId,
         names: &[Vec<&str>],
-    ) -> Vec<(&'s str, SourceFile)> {
+    ) -> Vec<&'s str> {
         self.naming_every_part(db, self.directory(db, dir, language), names)
     }
 
     /// [`SnapshotIndex::in_directory_naming`] over every directory: where a namespace's files
     /// lie anywhere (Ruby's constants, a class reopened in any file).
-    pub fn of_language_naming<'s>(
-        &'s self,
-        db: &dyn Db,
-        language: LanguageId,
-        names: &[Vec<&str>],
-    ) -> Vec<(&'s str, SourceFile)> {
+    pub fn of_language_naming<'s>(&'s self, db: &dyn Db, language: LanguageId, names: &[Vec<&str>]) -> Vec<&'s str> {
         let files = self.files.iter().filter(|(_, slot)| self.language(db, slot) == language);
         self.naming_every_part(db, files.map(|(path, slot)| (&**path, slot)), names)
     }
@@ -900,7 +896,7 @@ impl SnapshotIndex {
         db: &dyn Db,
         files: impl Iterator<Item = (&'s str, &'s Slot)>,
         names: &[Vec<&str>],
-    ) -> Vec<(&'s str, SourceFile)> {
+    ) -> Vec<&'s str> {
         // Each name's words: a part that is no single word (`empty?`) holds its word runs.
         let words: Vec<Vec<u32>> = names
             .iter()
@@ -914,7 +910,7 @@ impl SnapshotIndex {
                 self.words(db, path, slot)
                     .is_some_and(|w| words.iter().any(|parts| parts.iter().all(|&word| w.in_code(word))))
             })
-            .filter_map(|(path, slot)| Some((path, self.file(db, path, slot)?)))
+            .map(|(path, _)| path)
             .collect()
     }
 

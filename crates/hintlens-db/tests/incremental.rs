@@ -156,7 +156,7 @@ fn directory_files_naming_every_part_of_a_name_are_the_only_ones_parsed() {
     let demand = db.snapshot_on_demand(&snapshot(&files), Box::new(NoBlobs));
     let python = db.language_of("a.py").unwrap();
     let names = |names: &[Vec<&str>]| -> Vec<String> {
-        demand.in_directory_naming(&db, "pkg", python, names).into_iter().map(|(p, _)| p.to_owned()).collect()
+        demand.in_directory_naming(&db, "pkg", python, names).into_iter().map(str::to_owned).collect()
     };
     assert_eq!(names(&[vec!["Store", "set_limit"]]), ["pkg/store.py"], "a comment names nothing");
     assert!(log.lock().unwrap().is_empty(), "the words answer; only what is returned is ever parsed");

@@ -126,7 +126,15 @@ fn collect<'a>(
     if sites.is_empty() {
         return;
     }
-    let matcher = Matcher { db, task, resolver, usings: &usings, direction, takers: Default::default() };
+    let matcher = Matcher {
+        db,
+        task,
+        resolver,
+        usings: &usings,
+        direction,
+        takers: Default::default(),
+        defines: Default::default(),
+    };
     for changed in changed_files(db, task, defining) {
         for def in new_definitions(db, task, &changed, direction, &sites) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
@@ -379,6 +387,9 @@ struct Matcher<'m, 'a> {
     direction: Direction,
     /// [`keyword_takers`] by owner type, found when a keyword argument first needs them.
     takers: RefCell<HashMap<String, Rc<KeywordOwners>>>,
+    /// [`Matcher::namespace_defines`] by namespace and name: each answer reads every file of R
+    /// naming the name.
+    defines: RefCell<HashMap<(String, String), bool>>,
 }
 
 /// Callables by simple and qualified name.
@@ -631,11 +642,17 @@ impl Matcher<'_, '_> {
     /// (which shadows a global one). Only the files of R that name it are read.
     fn namespace_defines(&self, using: &Using<'_>, name: &str) -> bool {
         let Some(namespace) = using.frontend.namespace(using.path, using.index) else { return false };
-        self.task.reference.files_naming(self.db, name).into_iter().any(|(path, file)| {
+        let key = (namespace, name.to_owned());
+        if let Some(&defines) = self.defines.borrow().get(&key) {
+            return defines;
+        }
+        let defines = self.task.reference.files_naming(self.db, name).into_iter().any(|(path, file)| {
             let index = file_index(self.db, file);
-            self.db.frontend(file.language(self.db)).namespace(path, index).as_deref() == Some(namespace.as_str())
+            self.db.frontend(file.language(self.db)).namespace(path, index).as_deref() == Some(key.0.as_str())
                 && index.definitions.iter().any(|d| d.parent.is_none() && d.name == name)
-        })
+        });
+        self.defines.borrow_mut().insert(key, defines);
+        defines
     }
 
     /// A keyword argument (`f(k=…)`, `Options{K: …}`, `<C k={…}>`): it names `def` only if

@@ -78,9 +78,11 @@ impl ChangedFile<'_> {
         let mut visited: HashSet<&str> = HashSet::new();
         while !missing.is_empty() {
             let parts: Vec<Vec<&str>> = missing.iter().map(|(_, _, parts)| parts.clone()).collect();
-            let next = self.namespace_siblings(db, &parts).into_iter().find(|(path, _)| !visited.contains(path));
-            let Some((path, b)) = next else { break };
+            // Words only: the one file chosen is read and parsed.
+            let next = self.namespace_siblings(db, &parts).into_iter().find(|path| !visited.contains(path));
+            let Some(path) = next else { break };
             visited.insert(path);
+            let Some(b) = self.base_snapshot.get(db, path) else { continue };
             if db.frontend(b.language(db)).namespace(path, file_index(db, b)).as_deref() != Some(namespace.as_str()) {
                 continue;
             }
@@ -99,7 +101,7 @@ impl ChangedFile<'_> {
     /// namespaces span directories) that name every part of one of `names`, its own
     /// counterpart left out, in path order: those that can share its namespace and define one
     /// of them.
-    fn namespace_siblings(&self, db: &dyn Db, names: &[Vec<&str>]) -> Vec<(&str, SourceFile)> {
+    fn namespace_siblings(&self, db: &dyn Db, names: &[Vec<&str>]) -> Vec<&str> {
         let language = self.file.language(db);
         let dir = self.path.rsplit_once('/').map_or("", |(dir, _)| dir);
         let own = self.base.map(|(p, _)| p);
@@ -107,7 +109,7 @@ impl ChangedFile<'_> {
             true => self.base_snapshot.of_language_naming(db, language, names),
             false => self.base_snapshot.in_directory_naming(db, dir, language, names),
         };
-        files.into_iter().filter(|&(p, _)| Some(p) != own && p != self.path).collect()
+        files.into_iter().filter(|&p| Some(p) != own && p != self.path).collect()
     }
 }
 

@@ -87,6 +87,9 @@ pub(crate) struct Resolver<'a> {
     by_file_name: OnceCell<HashMap<&'a str, Vec<&'a str>>>,
     /// The files each file includes, transitively ([`Resolver::includes`]), by including path.
     included: RefCell<HashMap<String, Rc<HashSet<&'a str>>>>,
+    /// Whether R's code names each conventional loader ([`Frontend::conventional_loader`]):
+    /// asked for every use site a new file may be loaded for, answered by every file's words.
+    loaders: RefCell<HashMap<&'static str, bool>>,
 }
 
 /// How many files an include closure reads at most (a header including the whole library is
@@ -112,6 +115,7 @@ impl<'a> Resolver<'a> {
             roots: OnceCell::new(),
             by_file_name: OnceCell::new(),
             included: RefCell::default(),
+            loaders: RefCell::default(),
         }
     }
 
@@ -141,16 +145,23 @@ impl<'a> Resolver<'a> {
         let wanted = loose(path);
         // A conventional root's files are loaded by name only where R's code sets the loader up.
         let loaded = |r: &Root| {
-            !r.conventional
-                || frontend
-                    .conventional_loader(&r.root.dir)
-                    .is_none_or(|loader| self.reference.occurrences(self.db, loader) > 0)
+            !r.conventional || frontend.conventional_loader(&r.root.dir).is_none_or(|loader| self.names_loader(loader))
         };
         self.roots()
             .iter()
             .filter(|r| r.language == language && path.starts_with(r.root.dir.as_str()) && loaded(r))
             .filter_map(|r| frontend.file_below_root(&r.root, name))
             .any(|candidate| candidate == path || loose(&candidate) == wanted)
+    }
+
+    /// Whether R's code names `loader` (`Zeitwerk`), once per resolver.
+    fn names_loader(&self, loader: &'static str) -> bool {
+        if let Some(&named) = self.loaders.borrow().get(loader) {
+            return named;
+        }
+        let named = self.reference.occurrences(self.db, loader) > 0;
+        self.loaders.borrow_mut().insert(loader, named);
+        named
     }
 
     /// Whether R holds module roots of `language` (manifests' or the convention's).
