@@ -87,6 +87,17 @@ impl Coverage {
         self.read_files == 0 && self.unread_source_files > 0
     }
 
+    /// What to add where unread programs without an extension are counted by their `#!` line
+    /// (a `.rb` a Ruby frontend would read, had the file its ending): `, as it reads no
+    /// program without an extension (exe/rubocop)`.
+    pub fn scripts_clause(&self) -> String {
+        if self.scripts.is_empty() {
+            return String::new();
+        }
+        let paths: Vec<&str> = self.scripts.iter().map(String::as_str).collect();
+        format!(", as it reads no program without an extension ({}, told by its #! line)", paths.join(", "))
+    }
+
     /// `.go (14 files)`, `.rs (2 files), .ts (1 file)`…
     pub fn unread_summary(&self) -> String {
         self.unread_extensions.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ")
