@@ -54,7 +54,7 @@ hintlens_tree::node_kinds! {
         /// `@x`, `@@x`, `$x`, `self`, `super`: no name of a definition.
         Variable = "instance_variable" | "class_variable" | "global_variable" | "self" | "super"
             | "forward_argument" | "hash_key_symbol" | "string_content" | "escape_sequence" | "heredoc_content"
-            | "heredoc_end" | "heredoc_beginning" | "regex" | "integer" | "float" | "character",
+            | "heredoc_end" | "heredoc_beginning" | "integer" | "float" | "character",
         String = "string" | "heredoc_body" | "bare_string",
         Symbol = "simple_symbol" | "delimited_symbol" | "bare_symbol",
         Pair = "pair",
@@ -827,7 +827,8 @@ impl<'t> Walk<'t> {
     /// [`hintlens_syntax::Frontend::import_target`] resolves against the requiring file).
     fn required_file(&mut self, arguments: Node<'t>, relative: bool) {
         let g = self.g;
-        let Some(literal) = named_children(arguments).next().filter(|a| a.kind_id() == g.string) else { return };
+        // The first string: `autoload :Cart, "shop/cart"` names the constant first.
+        let Some(literal) = named_children(arguments).find(|a| a.kind_id() == g.string) else { return };
         if literal.named_child_count() != 1 {
             return;
         }

@@ -153,6 +153,15 @@ fn accessors_define_readers_and_writers() {
     assert!(index.uses.iter().any(|u| u.name == "x=" && u.kind == UseKind::Call));
 }
 
+/// `autoload :Cart, "shop/cart"` requires its second argument; a regular expression's
+/// interpolation is code.
+#[test]
+fn autoload_paths_and_regex_interpolations() {
+    let index = Ruby.extract(b"autoload :Cart, \"shop/cart\"\nok = /#{Cart::PATTERN}/\n");
+    assert!(index.uses.iter().any(|u| u.name == "cart" && u.qualifier.as_deref() == Some("shop")), "{}", index.dump());
+    assert!(index.uses.iter().any(|u| u.name == "PATTERN"), "{}", index.dump());
+}
+
 /// No input makes extraction panic: NUL bytes, unterminated heredocs, deep nesting.
 #[test]
 fn hostile_inputs_extract() {
