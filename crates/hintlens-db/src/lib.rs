@@ -231,21 +231,26 @@ impl Frontends {
         shared.or(owner)
     }
 
-    /// Whether some frontend shares `path`'s ending with its owner (then the path counts for
-    /// nobody's [`Holdings`]).
-    fn is_shared(&self, path: &str) -> bool {
-        self.0.iter().any(|f| f.claims_shared(path))
+    /// The ending of `path` that a frontend shares with its owner (`.h`), if it has one: then
+    /// the path counts for nobody's [`Holdings`].
+    pub fn shared_ending(&self, path: &str) -> Option<&'static str> {
+        self.0.iter().flat_map(|f| f.spec().shared_extensions.iter().copied()).find(|e| path.ends_with(e))
+    }
+
+    /// The language whose [`Holdings`] the file at `path` counts for: its owner's, unless its
+    /// ending is shared or it is a symbolic link (no source, whatever its name).
+    fn counted(&self, path: &str, entry: &Entry) -> Option<LanguageId> {
+        if entry.mode == hintlens_snapshot::Mode::Symlink || self.shared_ending(path).is_some() {
+            return None;
+        }
+        self.language_of(path)
     }
 
     /// What `snapshot` holds ([`Holdings`]): one pass over its paths.
     pub fn holdings(&self, snapshot: &Snapshot) -> Holdings {
         let mut holdings = Holdings::default();
         for (path, entry) in snapshot.entries() {
-            // Symbolic links are no source, whatever their name.
-            if entry.mode == hintlens_snapshot::Mode::Symlink || self.is_shared(path) {
-                continue;
-            }
-            if let Some(language) = self.language_of(path) {
+            if let Some(language) = self.counted(path, entry) {
                 holdings.add(language, 1);
             }
         }
@@ -420,7 +425,7 @@ impl Database {
 
     /// The ending of `path` that two languages share (`.h`), if it has one.
     pub fn shared_ending(&self, path: &str) -> Option<&'static str> {
-        self.frontends.iter().flat_map(|f| f.spec().shared_extensions.iter().copied()).find(|e| path.ends_with(e))
+        self.frontends.shared_ending(path)
     }
 
     /// Whether some frontend shares an ending with another (so that a path's language can
@@ -523,15 +528,12 @@ impl Database {
         // What the snapshot holds, from what the earlier one held and the changes.
         let mut holdings = earlier_index.holdings.clone();
         for (path, entry) in &changes {
-            if self.frontends.is_shared(path) {
-                continue;
-            }
-            if earlier_index.contains(path)
-                && let Some(language) = self.language_of(path)
+            if let Some(earlier) = earlier.get(path)
+                && let Some(language) = self.frontends.counted(path, earlier)
             {
                 holdings.add(language, -1);
             }
-            if let Some(language) = entry.and_then(|entry| self.claims(path, entry)) {
+            if let Some(language) = entry.and_then(|entry| self.frontends.counted(path, entry)) {
                 holdings.add(language, 1);
             }
         }
@@ -568,15 +570,6 @@ impl Database {
             kept.last_task.fetch_max(self.task, Ordering::Relaxed);
         }
         (path.clone(), Slot::Blob { entry: entry.clone(), language })
-    }
-
-    /// The language of the frontend claiming a snapshot's file by its own endings, if any does:
-    /// symbolic links are no source, whatever their name.
-    fn claims(&self, path: &str, entry: &Entry) -> Option<LanguageId> {
-        if entry.mode == hintlens_snapshot::Mode::Symlink {
-            return None;
-        }
-        self.language_of(path)
     }
 
     /// How many blobs' words are kept ([`Db::blob_words`]).
@@ -622,8 +615,8 @@ impl Database {
                 continue;
             }
             let own = self.language_of(path);
-            let shared = shares && self.frontends.is_shared(path);
-            if let Some(language) = own.filter(|_| !shared) {
+            let shared = shares && self.frontends.shared_ending(path).is_some();
+            if let Some(language) = self.frontends.counted(path, entry) {
                 holdings.add(language, 1);
             }
             if shared {
