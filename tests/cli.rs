@@ -434,7 +434,10 @@ fn a_program_without_an_extension_is_source_not_documentation() {
     let script = by_id(&records, "script-only");
     assert_eq!(script["status"], "unsupported", "{script:#}");
     let message = script["error"]["message"].as_str().unwrap();
-    assert!(message.contains("no program without an extension (bin/tool, told by its #! line)"), "{message}");
+    assert!(
+        message.contains("programs without an extension, told by their #! line (bin/tool), are read by none"),
+        "{message}"
+    );
     assert_eq!(script["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["pl"]}));
 
     let mixed = by_id(&records, "mixed");

@@ -88,14 +88,14 @@ impl Coverage {
     }
 
     /// What to add where unread programs without an extension are counted by their `#!` line
-    /// (a `.rb` a Ruby frontend would read, had the file its ending): `, as it reads no
-    /// program without an extension (exe/rubocop)`.
+    /// (a `.rb` a Ruby frontend would read, had the file its ending): `; programs without an
+    /// extension, told by their #! line (exe/rubocop), are read by none`.
     pub fn scripts_clause(&self) -> String {
         if self.scripts.is_empty() {
             return String::new();
         }
         let paths: Vec<&str> = self.scripts.iter().map(String::as_str).collect();
-        format!(", as it reads no program without an extension ({}, told by its #! line)", paths.join(", "))
+        format!("; programs without an extension, told by their #! line ({}), are read by none", paths.join(", "))
     }
 
     /// `.go (14 files)`, `.rs (2 files), .ts (1 file)`…

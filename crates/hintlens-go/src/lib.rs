@@ -20,7 +20,7 @@
 //! - Local `:=`, `var` and `const` inside bodies are never definitions; they bind.
 //! - A comment block directly above a declaration is its documentation.
 //! - `go.mod` files are claimed too, and read for their module path alone
-//!   ([`Frontend::module_roots`]): imports under it lead to the repository's directories, other
+//!   ([`Frontend::manifest_roots`]): imports under it lead to the repository's directories, other
 //!   imports (the standard library, dependencies) out of it. A new package's qualified name is
 //!   then its import path.
 //! - A type reference (a type position, a composite literal's type) can only name a type.
@@ -68,9 +68,11 @@ impl Frontend for Go {
             })
     }
 
-    /// A `go.mod`'s module path (no Go source file can be mistaken for one).
-    fn manifest_name(&self, text: &[u8]) -> Option<String> {
-        gomod::module_path(text)
+    /// A `go.mod`'s module path, a root below the manifest's directory (no Go source file can
+    /// be mistaken for one).
+    fn manifest_roots(&self, text: &[u8]) -> Option<Vec<ModuleRoot>> {
+        let prefix = gomod::module_path(text)?;
+        Some(vec![ModuleRoot { prefix, dir: String::new(), prefix_in_path: false }])
     }
 
     /// The package's directory: `internal/server` for `internal/server/store.go`, empty at the
@@ -130,12 +132,6 @@ impl Frontend for Go {
     /// An import binds its package's name in the importing file only.
     fn imports_are_members(&self) -> bool {
         false
-    }
-
-    /// The module path, a root below the manifest's directory.
-    fn module_roots(&self, path: &str, index: &FileIndex) -> Vec<ModuleRoot> {
-        let name = index.package.clone().filter(|_| is_go_mod(path));
-        name.map(|prefix| ModuleRoot { prefix, dir: String::new(), prefix_in_path: false }).into_iter().collect()
     }
 
     fn module_definition(&self, path: &str, index: &FileIndex) -> ModuleDefinition {
@@ -211,7 +207,7 @@ mod tests {
         assert!(Go.claims("go.mod") && Go.claims("errors/go.mod") && !Go.claims("go.sum") && !Go.claims("xgo.mod"));
         let manifest = Go.extract(b"module go.flipt.io/flipt/errors\n\ngo 1.21\n\nrequire x v1\n");
         assert!(manifest.definitions.is_empty() && manifest.uses.is_empty() && manifest.errors.is_empty());
-        let roots = Go.module_roots("errors/go.mod", &manifest);
+        let roots = &manifest.roots;
         assert_eq!(
             roots.iter().map(|r| (r.prefix.as_str(), r.dir.as_str())).collect::<Vec<_>>(),
             [("go.flipt.io/flipt/errors", "")]
@@ -219,7 +215,7 @@ mod tests {
         // No import spells a manifest's module name.
         assert_eq!(Go.module_name("errors/go.mod", &manifest), "errors/go.mod");
         let source = Go.extract(b"package errors\n");
-        assert!(Go.module_roots("errors/errors.go", &source).is_empty());
+        assert!(source.roots.is_empty());
     }
 
     #[test]

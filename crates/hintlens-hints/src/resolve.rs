@@ -80,7 +80,7 @@ pub(crate) struct Resolver<'a> {
     /// built on first need.
     paths: OnceCell<Vec<(&'a str, LanguageId, Vec<&'a str>)>>,
     modules: RefCell<HashMap<String, Vec<(&'a str, SourceFile)>>>,
-    /// The module roots of R ([`Frontend::module_roots`], [`Frontend::conventional_root`]),
+    /// The module roots of R ([`Frontend::manifest_roots`], [`Frontend::conventional_root`]),
     /// built on first need.
     roots: OnceCell<Vec<Root>>,
     /// R's paths by file name (`core.h` → `include/fmt/core.h`, …), for includes by suffix.
@@ -459,7 +459,7 @@ fn module_roots(db: &dyn Db, snapshot: &SnapshotIndex) -> Vec<Root> {
         }
         let Some(file) = snapshot.get(db, path) else { continue };
         let manifest_dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        for mut root in frontend.module_roots(path, file_index(db, file)) {
+        for mut root in file_index(db, file).roots.iter().cloned() {
             root.dir = ModuleRoot::join(manifest_dir, &root.dir);
             roots.push(Root { language, root, conventional: false });
         }

@@ -8,7 +8,7 @@
 //!   (`src/Http/Client.php` declaring `namespace App\Http;` is `App.Http.Client`), so a `use`
 //!   import of a class names its file as an autoloader would find it. The namespace is read from
 //!   the file itself, which is what composer's maps point at.
-//! - `composer.json` is a manifest of several module roots ([`Frontend::module_roots`]): its
+//! - `composer.json` is a manifest of several module roots ([`Frontend::manifest_roots`]): its
 //!   `autoload` and `autoload-dev` PSR-4, PSR-0 and classmap maps. Where a repository has them,
 //!   the class a fully qualified name names is the file the map places it in (when that file
 //!   exists; else the files declaring it are looked for), and a namespace no map holds

@@ -7,7 +7,7 @@
 //!   crate at the repository's top has no prefix). Files outside `src/` (`tests/`, `examples/`,
 //!   `benches/`) are named by their path.
 //! - `Cargo.toml` files are claimed too, and read for the crate's name alone
-//!   ([`Frontend::module_roots`]): `use clap::Command` leads into the crate whose manifest says
+//!   ([`Frontend::manifest_roots`]): `use clap::Command` leads into the crate whose manifest says
 //!   `name = "clap"`, and a path into a crate no manifest names (`std`, `serde`) leads out of
 //!   the repository.
 //! - `crate::`, `self::` and `super::` paths are resolved against the file's module
@@ -61,8 +61,15 @@ impl Frontend for Rust {
         d.collected || is_integration_test(path) && !d.signature.starts_with("impl ")
     }
 
-    fn manifest_name(&self, text: &[u8]) -> Option<String> {
-        manifest_crate_name(text)
+    /// A crate's name, a root below the manifest's directory; none for a workspace's manifest.
+    fn manifest_roots(&self, text: &[u8]) -> Option<Vec<ModuleRoot>> {
+        let prefix = manifest_crate_name(text)?;
+        Some(
+            (!prefix.is_empty())
+                .then_some(ModuleRoot { prefix, dir: String::new(), prefix_in_path: false })
+                .into_iter()
+                .collect(),
+        )
     }
 
     fn source_module_name(&self, path: &str, _index: &FileIndex) -> String {
@@ -147,12 +154,6 @@ impl Frontend for Rust {
 
     fn module_name_reads_file(&self) -> bool {
         false
-    }
-
-    /// The crate's name, a root below the manifest's directory.
-    fn module_roots(&self, path: &str, index: &FileIndex) -> Vec<ModuleRoot> {
-        let name = index.package.clone().filter(|name| is_manifest(path) && !name.is_empty());
-        name.map(|prefix| ModuleRoot { prefix, dir: String::new(), prefix_in_path: false }).into_iter().collect()
     }
 
     /// The crate whose manifest is in the root's directory, then the modules below its root:
@@ -311,16 +312,17 @@ mod tests {
         assert!(Rust.claims("Cargo.toml") && Rust.claims("clap_lex/Cargo.toml") && !Rust.claims("Cargo.lock"));
         let index =
             Rust.extract(b"[package]\nname = \"clap-builder\"\nversion = \"4\"\n\n[dependencies]\nname = \"x\"\n");
-        let roots = Rust.module_roots("clap_builder/Cargo.toml", &index);
+        let roots = &index.roots;
         assert_eq!(
             roots.iter().map(|r| (r.prefix.as_str(), r.dir.as_str())).collect::<Vec<_>>(),
             [("clap_builder", "")]
         );
         let lib = Rust.extract(b"[package]\nname = \"bat\"\n[lib]\nname = \"bat_lib\"\n[[bin]]\nname = \"bat\"\n");
-        assert_eq!(lib.package.as_deref(), Some("bat_lib"));
-        // A workspace manifest names no crate; Rust source is no manifest.
-        assert_eq!(Rust.extract(b"[workspace]\nmembers = [\"a\"]\n").package.as_deref(), Some(""));
+        assert_eq!(lib.roots.iter().map(|r| r.prefix.as_str()).collect::<Vec<_>>(), ["bat_lib"]);
+        // A workspace manifest names no crate (and is not read as Rust); Rust source is no manifest.
+        let workspace = Rust.extract(b"[workspace]\nmembers = [\"a\"]\n");
+        assert!(workspace.roots.is_empty() && workspace.errors.is_empty() && workspace.uses.is_empty());
         assert_eq!(manifest_crate_name(b"fn main() {}\n"), None);
-        assert!(Rust.module_roots("src/lib.rs", &Rust.extract(b"fn main() {}\n")).is_empty());
+        assert!(Rust.extract(b"fn main() {}\n").roots.is_empty());
     }
 }

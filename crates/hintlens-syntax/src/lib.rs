@@ -467,8 +467,9 @@ pub struct FileIndex {
     /// work tree), and what is defined there is never the code change's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tests: Vec<Span>,
-    /// The module roots a manifest of several declares ([`Frontend::manifest_roots`]: PHP's
-    /// `composer.json`), directories relative to the manifest's; empty for any other file.
+    /// The module roots a manifest declares ([`Frontend::manifest_roots`]: `go.mod`,
+    /// `Cargo.toml`, `composer.json`), directories relative to the manifest's; empty for any
+    /// other file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roots: Vec<ModuleRoot>,
 }
@@ -670,9 +671,6 @@ pub trait Frontend: Send + Sync + 'static {
     /// handing back this version's parse (if it made one) for a later version. The index is the
     /// same whatever is given: only the time differs.
     fn extract_reusing(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>) {
-        if let Some(name) = self.manifest_name(text) {
-            return (FileIndex { package: Some(name), ..FileIndex::default() }, None);
-        }
         match self.manifest_roots(text) {
             Some(roots) => (FileIndex { roots, ..FileIndex::default() }, None),
             None => self.extract_source(text, earlier),
@@ -683,19 +681,18 @@ pub trait Frontend: Send + Sync + 'static {
     /// source file.
     fn extract_source(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>);
 
-    /// The name a manifest's text gives the modules of its tree (Go's `go.mod`: its module path;
-    /// a Rust crate's `Cargo.toml`: the crate's name), which its index carries as
-    /// [`FileIndex::package`]; `None` for any other text. Read from the text alone, as
-    /// extraction is ([`Frontend::module_roots`] answers from the index).
-    fn manifest_name(&self, text: &[u8]) -> Option<String> {
-        let _ = text;
-        None
-    }
-
-    /// The module roots a manifest's text declares when it declares several, each with its own
-    /// prefix (PHP's `composer.json`: its `autoload` and `autoload-dev` PSR-4 and PSR-0 maps),
-    /// which its index carries as [`FileIndex::roots`]; `None` for any other text. Read from the
-    /// text alone, as extraction is.
+    /// The module roots a manifest's text declares, each a name prefix and a directory relative
+    /// to the manifest's, which its index carries as [`FileIndex::roots`]; `None` for any other
+    /// text, read from the text alone as extraction is. Go's `go.mod` (`module
+    /// go.flipt.io/flipt` — the package in `internal/server` beside it is imported as
+    /// `go.flipt.io/flipt/internal/server`), a Rust crate's `Cargo.toml` (`name = "clap"` —
+    /// `clap::builder` is the module `builder` of the crate's `src/`; a workspace's has none),
+    /// PHP's `composer.json` (its `autoload` and `autoload-dev` PSR-4 and PSR-0 maps). Where the
+    /// reference snapshot holds roots of a language, an import of that language leads to the
+    /// directory below the root whose prefix begins it ([`Frontend::module_below_root`]), and
+    /// out of the repository (the standard library, a dependency) when no root's does. Only the
+    /// paths [`Frontend::is_manifest`] accepts are read for roots, so that finding a snapshot's
+    /// roots parses its manifests and nothing else.
     fn manifest_roots(&self, text: &[u8]) -> Option<Vec<ModuleRoot>> {
         let _ = text;
         None
@@ -814,7 +811,7 @@ pub trait Frontend: Send + Sync + 'static {
     /// (`importing_module`, the module name of `importing_path`), Rust `crate::`, `self::` and
     /// `super::`. The default is the module as written. A module returned other than as written
     /// is taken to be the repository's; one returned as written goes through the module roots
-    /// ([`Frontend::module_roots`]) where the language has any.
+    /// ([`Frontend::manifest_roots`]) where the language has any.
     fn import_target(&self, importing_path: &str, importing_module: &str, module: &str) -> String {
         let _ = (importing_path, importing_module);
         module.to_owned()
@@ -888,28 +885,11 @@ pub trait Frontend: Send + Sync + 'static {
         ModuleDefinition { name: file_definition_name(&module).to_owned(), kind: DefKind::File, path: path.to_owned() }
     }
 
-    /// Whether a claimed path is a manifest ([`Frontend::module_roots`]) rather than a source
+    /// Whether a claimed path is a manifest ([`Frontend::manifest_roots`]) rather than a source
     /// file: decided by the path alone (`go.mod`, `Cargo.toml`).
     fn is_manifest(&self, path: &str) -> bool {
         let _ = path;
         false
-    }
-
-    /// The module roots a manifest declares, directories relative to its own: Go's `go.mod`
-    /// (`module go.flipt.io/flipt` — the package in `internal/server` beside it is imported as
-    /// `go.flipt.io/flipt/internal/server`), a Rust crate's `Cargo.toml` (`name = "clap"` —
-    /// `clap::builder` is the module `builder` of the crate's `src/`), PHP's `composer.json`
-    /// (`"App\\": "src/"`, and more). A frontend that claims such manifests answers for them
-    /// (from the index its `extract` made: by default its [`FileIndex::roots`]). Where the
-    /// reference snapshot holds roots of a language, an import of that language leads to the
-    /// directory below the root whose prefix begins it ([`Frontend::module_below_root`]), and
-    /// out of the repository (the standard library, a dependency) when no root's does.
-    ///
-    /// Asked only of the paths [`Frontend::is_manifest`] accepts, so that finding a snapshot's
-    /// roots parses its manifests and nothing else.
-    fn module_roots(&self, path: &str, index: &FileIndex) -> Vec<ModuleRoot> {
-        let _ = path;
-        index.roots.clone()
     }
 
     /// The root directory a source file lies in by the language's convention rather than by a
