@@ -10,8 +10,8 @@ use hintlens_syntax::{Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex,
 use hintlens_tree::{Builder, Conventions, KindTable, TreeWalk, children, field, named_children, span_of};
 use memchr::memmem;
 use std::collections::HashSet;
-use std::sync::OnceLock;
-use tree_sitter::{Language, Node, Tree};
+
+use tree_sitter::{Node, Tree};
 
 pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let root = tree.root_node();
@@ -19,14 +19,15 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let b = Builder::new(src, Conventions::default())
         .flat(&[g.name], &[g.comment, g.variable_name, g.string_content])
         .plain_name(g.name);
-    let mut walk = Walk { g, b, class: None, owner: None, test_class: false, error_args: 0, own: Vec::new() };
+    let mut walk =
+        Walk { g, kinds: kinds(), b, class: None, owner: None, test_class: false, error_args: 0, own: Vec::new() };
     walk.statements(root);
     walk.b.finish(root)
 }
 
 hintlens_tree::node_kinds! {
     /// The node kinds the walk tells apart.
-    enum K {
+    enum K as kinds(tree_sitter_php::LANGUAGE_PHP, "tree-sitter-php") {
         Name = "name", QualifiedName = "qualified_name" | "relative_name", NamespaceName = "namespace_name",
         VariableName = "variable_name" | "dynamic_variable_name",
         Comment = "comment", Text = "text" | "php_tag" | "php_end_tag",
@@ -70,58 +71,17 @@ hintlens_tree::node_kinds! {
     }
 }
 
-/// What the walk distinguishes of tree-sitter-php, resolved once per process.
-struct Grammar {
-    kinds: KindTable<K>,
-    name: u16,
-    comment: u16,
-    variable_name: u16,
-    string_content: u16,
-    f_name: u16,
-    f_body: u16,
-    f_parameters: u16,
-    f_return_type: u16,
-    f_type: u16,
-    f_default_value: u16,
-    f_object: u16,
-    f_arguments: u16,
-    f_function: u16,
-    f_scope: u16,
-    f_operator: u16,
-    f_right: u16,
-    f_alias: u16,
-    f_value: u16,
-}
-
-fn grammar() -> &'static Grammar {
-    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
-    GRAMMAR.get_or_init(|| {
-        let language: Language = tree_sitter_php::LANGUAGE_PHP.into();
-        let kinds = K::table(&hintlens_tree::Ids::new(&language, "tree-sitter-php"));
-        let kind = |name: &str| language.id_for_node_kind(name, true);
-        let field = |name: &str| language.field_id_for_name(name).map_or(0, std::num::NonZeroU16::get);
-        Grammar {
-            kinds,
-            name: kind("name"),
-            comment: kind("comment"),
-            variable_name: kind("variable_name"),
-            string_content: kind("string_content"),
-            f_name: field("name"),
-            f_body: field("body"),
-            f_parameters: field("parameters"),
-            f_return_type: field("return_type"),
-            f_type: field("type"),
-            f_default_value: field("default_value"),
-            f_object: field("object"),
-            f_arguments: field("arguments"),
-            f_function: field("function"),
-            f_scope: field("scope"),
-            f_operator: field("operator"),
-            f_right: field("right"),
-            f_alias: field("alias"),
-            f_value: field("value"),
+hintlens_tree::grammar_ids! {
+    /// The ids the builder is handed and the walk compares, and the fields it reads.
+    struct Grammar as grammar(tree_sitter_php::LANGUAGE_PHP, "tree-sitter-php") {
+        kinds { name = "name", comment = "comment", variable_name = "variable_name", string_content = "string_content" }
+        fields {
+            f_name = "name", f_body = "body", f_parameters = "parameters", f_return_type = "return_type",
+            f_type = "type", f_default_value = "default_value", f_object = "object", f_arguments = "arguments",
+            f_function = "function", f_scope = "scope", f_operator = "operator", f_right = "right",
+            f_alias = "alias", f_value = "value",
         }
-    })
+    }
 }
 
 /// Calls whose string arguments are what an exception's message must be, beside the shared
@@ -130,6 +90,7 @@ const PHPUNIT_MESSAGE_CALLEES: &[&str] = &["expectExceptionMessage", "expectExce
 
 struct Walk<'t> {
     g: &'static Grammar,
+    kinds: &'static KindTable<K>,
     b: Builder<'t>,
     /// The class-like declaration whose members are being read.
     class: Option<DefId>,
@@ -154,7 +115,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
 
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
-        match g.kinds.of(node) {
+        match self.kinds.of(node) {
             K::VariableName
             | K::Text
             | K::Label
@@ -225,7 +186,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
 
     /// A type: its class names are uses of `kind`.
     fn visit_type(&mut self, node: Node<'t>, kind: UseKind) {
-        match self.g.kinds.of(node) {
+        match self.kinds.of(node) {
             K::Name | K::QualifiedName => self.name_use(node, kind),
             K::PrimitiveType | K::Comment => {}
             _ => {
@@ -247,7 +208,7 @@ impl<'t> Walk<'t> {
             self.comment(comment);
         }
         for (child, doc) in self.b.documented(named_children(node), g.comment) {
-            if is_declaration(g.kinds.of(child)) {
+            if is_declaration(self.kinds.of(child)) {
                 self.declaration(child, doc);
             } else {
                 self.visit(child);
@@ -256,7 +217,7 @@ impl<'t> Walk<'t> {
     }
 
     fn declaration(&mut self, node: Node<'t>, doc: Option<String>) {
-        match self.g.kinds.of(node) {
+        match self.kinds.of(node) {
             K::ClassDeclaration => self.class_like(node, DefKind::Class, doc),
             K::InterfaceDeclaration => self.class_like(node, DefKind::Interface, doc),
             K::TraitDeclaration => self.class_like(node, DefKind::Trait, doc),
@@ -269,7 +230,7 @@ impl<'t> Walk<'t> {
             // `use SomeTrait;` in a class: the trait's members become the class's.
             K::UseDeclaration => {
                 for child in named_children(node) {
-                    match self.g.kinds.of(child) {
+                    match self.kinds.of(child) {
                         K::Name | K::QualifiedName => self.name_use(child, UseKind::Base),
                         _ => self.visit(child),
                     }
@@ -303,10 +264,10 @@ impl<'t> Walk<'t> {
         self.b.scopes.bind_in(MODULE, self.b.bytes(name), Binding::Definition);
         let mut extends_test_case = false;
         for child in named_children(node) {
-            match g.kinds.of(child) {
+            match self.kinds.of(child) {
                 K::BaseClause | K::ClassInterfaceClause => {
                     for base in named_children(child) {
-                        if matches!(g.kinds.of(base), K::Name | K::QualifiedName) {
+                        if matches!(self.kinds.of(base), K::Name | K::QualifiedName) {
                             extends_test_case |= self.b.bytes(base).ends_with(b"TestCase");
                             self.name_use(base, UseKind::Base);
                         }
@@ -361,10 +322,9 @@ impl<'t> Walk<'t> {
 
     /// `new class(…) extends B { … }`: its members are the enclosing definition's.
     fn anonymous_class(&mut self, node: Node<'t>) {
-        let g = self.g;
         let mut body = None;
         for child in named_children(node) {
-            match g.kinds.of(child) {
+            match self.kinds.of(child) {
                 K::BaseClause | K::ClassInterfaceClause => {
                     for base in named_children(child) {
                         self.name_use(base, UseKind::Base);
@@ -407,7 +367,7 @@ impl<'t> Walk<'t> {
         let saved = self.owner;
         self.owner = Some(id);
         for child in named_children(node) {
-            match g.kinds.of(child) {
+            match self.kinds.of(child) {
                 K::AttributeList => self.visit(child),
                 K::FormalParameters => self.parameters(child, id, parent),
                 _ if Some(child) == field(node, g.f_return_type) => self.ty(child),
@@ -421,22 +381,20 @@ impl<'t> Walk<'t> {
     /// What PHPUnit runs of a test class: public `test*` methods, and those marked `@test` or
     /// `#[Test]`.
     fn is_test_method(&self, node: Node<'t>, name: &str, doc: Option<&str>) -> bool {
-        let g = self.g;
         let hidden = named_children(node)
-            .any(|c| g.kinds.of(c) == K::VisibilityModifier && matches!(self.b.bytes(c), b"private" | b"protected"));
+            .any(|c| self.kinds.of(c) == K::VisibilityModifier && matches!(self.b.bytes(c), b"private" | b"protected"));
         let marked = doc.is_some_and(|d| d.split_whitespace().any(|w| w == "@test"))
             || named_children(node)
-                .filter(|c| g.kinds.of(*c) == K::AttributeList)
+                .filter(|c| self.kinds.of(*c) == K::AttributeList)
                 .any(|list| self.attribute_names(list).iter().any(|n| n == "Test"));
         !hidden && (name.starts_with("test") || marked)
     }
 
     /// The last components of the names of the attributes in `list`.
     fn attribute_names(&self, list: Node<'t>) -> Vec<String> {
-        let g = self.g;
         let mut names = Vec::new();
         for group in named_children(list) {
-            for attribute in named_children(group).filter(|a| g.kinds.of(*a) == K::Attribute) {
+            for attribute in named_children(group).filter(|a| self.kinds.of(*a) == K::Attribute) {
                 if let Some(name) = named_children(attribute).next() {
                     let dotted = self.dotted(name);
                     names.push(dotted.rsplit('.').next().unwrap_or(&dotted).to_owned());
@@ -451,13 +409,13 @@ impl<'t> Walk<'t> {
     fn parameters(&mut self, node: Node<'t>, callable: DefId, class: Option<DefId>) {
         let g = self.g;
         for parameter in named_children(node) {
-            let kind = g.kinds.of(parameter);
+            let kind = self.kinds.of(parameter);
             if !matches!(kind, K::SimpleParameter | K::VariadicParameter | K::PromotionParameter) {
                 self.visit(parameter);
                 continue;
             }
             for child in named_children(parameter) {
-                if g.kinds.of(child) == K::AttributeList {
+                if self.kinds.of(child) == K::AttributeList {
                     self.visit(child);
                 }
             }
@@ -480,11 +438,12 @@ impl<'t> Walk<'t> {
     fn properties(&mut self, node: Node<'t>, doc: Option<String>) {
         let g = self.g;
         self.with(field(node, g.f_type), Self::ty);
-        let elements: Vec<Node<'t>> = named_children(node).filter(|c| g.kinds.of(*c) == K::PropertyElement).collect();
+        let elements: Vec<Node<'t>> =
+            named_children(node).filter(|c| self.kinds.of(*c) == K::PropertyElement).collect();
         let head = elements.first().map_or(node.end_byte(), |e| e.start_byte());
         let head = self.b.flat_text(node.start_byte(), head);
         for child in named_children(node) {
-            match g.kinds.of(child) {
+            match self.kinds.of(child) {
                 K::AttributeList => self.visit(child),
                 K::PropertyElement => {
                     self.visit_field(child, g.f_default_value);
@@ -502,12 +461,11 @@ impl<'t> Walk<'t> {
 
     /// `const A = 1, B = 2;` in a class (its constants) or outside (global constants).
     fn constants(&mut self, node: Node<'t>, doc: Option<String>) {
-        let g = self.g;
-        let elements: Vec<Node<'t>> = named_children(node).filter(|c| g.kinds.of(*c) == K::ConstElement).collect();
+        let elements: Vec<Node<'t>> = named_children(node).filter(|c| self.kinds.of(*c) == K::ConstElement).collect();
         let head = elements.first().map_or(node.end_byte(), |e| e.start_byte());
         let head = self.b.flat_text(node.start_byte(), head);
         for child in named_children(node) {
-            if g.kinds.of(child) != K::ConstElement {
+            if self.kinds.of(child) != K::ConstElement {
                 self.visit(child);
                 continue;
             }
@@ -568,7 +526,7 @@ impl<'t> Walk<'t> {
         let mut prefix: Vec<String> = Vec::new();
         let mut prefix_nodes: Vec<Node<'t>> = Vec::new();
         for child in named_children(node) {
-            match g.kinds.of(child) {
+            match self.kinds.of(child) {
                 K::NamespaceName => {
                     prefix_nodes = named_children(child).filter(|n| n.kind_id() == g.name).collect();
                     prefix = prefix_nodes.iter().map(|n| self.b.text(*n)).collect();
@@ -576,7 +534,7 @@ impl<'t> Walk<'t> {
                 K::NamespaceUseClause => self.import_clause(child, &[], &[]),
                 K::NamespaceUseGroup => {
                     self.import_modules(&prefix_nodes, &[]);
-                    for clause in named_children(child).filter(|c| g.kinds.of(*c) == K::NamespaceUseClause) {
+                    for clause in named_children(child).filter(|c| self.kinds.of(*c) == K::NamespaceUseClause) {
                         self.import_clause(clause, &prefix, &prefix_nodes);
                     }
                 }
@@ -588,7 +546,8 @@ impl<'t> Walk<'t> {
     /// One imported name, below the group's `prefix` (whose module uses were recorded).
     fn import_clause(&mut self, clause: Node<'t>, prefix: &[String], prefix_nodes: &[Node<'t>]) {
         let g = self.g;
-        let Some(path) = named_children(clause).find(|c| matches!(g.kinds.of(*c), K::Name | K::QualifiedName)) else {
+        let Some(path) = named_children(clause).find(|c| matches!(self.kinds.of(*c), K::Name | K::QualifiedName))
+        else {
             return;
         };
         // The path's names, first to last.
@@ -646,7 +605,7 @@ impl<'t> Walk<'t> {
     /// their own.
     fn name_use(&mut self, node: Node<'t>, kind: UseKind) {
         let g = self.g;
-        match g.kinds.of(node) {
+        match self.kinds.of(node) {
             K::Name => {
                 if !matches!(self.b.bytes(node), b"self" | b"static" | b"parent") {
                     self.b.use_name(node, kind, None);
@@ -706,7 +665,7 @@ impl<'t> Walk<'t> {
             Some(q) => self.b.use_name(name, kind, Some(q)),
             None => {
                 let own = scope.is_some_and(|s| {
-                    self.g.kinds.of(s) == K::RelativeScope && matches!(self.b.bytes(s), b"self" | b"static")
+                    self.kinds.of(s) == K::RelativeScope && matches!(self.b.bytes(s), b"self" | b"static")
                 });
                 self.receiver_use(name, kind, own);
             }
@@ -790,7 +749,7 @@ impl<'t> Walk<'t> {
         let function = field(node, g.f_function);
         let mut callee = None;
         if let Some(f) = function {
-            if matches!(g.kinds.of(f), K::Name | K::QualifiedName) {
+            if matches!(self.kinds.of(f), K::Name | K::QualifiedName) {
                 let dotted = self.dotted(f);
                 if dotted == "define"
                     && let Some(arguments) = field(node, g.f_arguments)
@@ -817,10 +776,9 @@ impl<'t> Walk<'t> {
     }
 
     fn object_creation(&mut self, node: Node<'t>) {
-        let g = self.g;
         let mut class = None;
         for child in named_children(node) {
-            match g.kinds.of(child) {
+            match self.kinds.of(child) {
                 K::Name | K::QualifiedName => {
                     let dotted = self.dotted(child);
                     if !matches!(dotted.as_str(), "self" | "static" | "parent") {
@@ -842,7 +800,7 @@ impl<'t> Walk<'t> {
     fn arguments(&mut self, node: Node<'t>, callee: Option<String>) {
         let g = self.g;
         for argument in named_children(node) {
-            if g.kinds.of(argument) != K::Argument {
+            if self.kinds.of(argument) != K::Argument {
                 self.visit(argument);
                 continue;
             }
@@ -879,15 +837,15 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let elements: Vec<Node<'t>> = named_children(node).collect();
         let [first, second] = elements[..] else { return };
-        if g.kinds.of(first) != K::ArrayElement || g.kinds.of(second) != K::ArrayElement {
+        if self.kinds.of(first) != K::ArrayElement || self.kinds.of(second) != K::ArrayElement {
             return;
         }
         let (Some(object), Some(method)) = (only_child(first), only_child(second)) else { return };
-        if g.kinds.of(method) != K::String {
+        if self.kinds.of(method) != K::String {
             return;
         }
         let Some(content) = named_children(method).find(|c| c.kind_id() == g.string_content) else { return };
-        let qualifier = match g.kinds.of(object) {
+        let qualifier = match self.kinds.of(object) {
             K::VariableName => None,
             K::ClassConstantAccess => {
                 let mut parts = named_children(object);
@@ -941,8 +899,8 @@ impl<'t> Walk<'t> {
     fn first_string_argument(&self, arguments: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
         let g = self.g;
         let argument = named_children(arguments).next()?;
-        let literal = if g.kinds.of(argument) == K::Argument { only_child(argument)? } else { argument };
-        if g.kinds.of(literal) != K::String {
+        let literal = if self.kinds.of(argument) == K::Argument { only_child(argument)? } else { argument };
+        if self.kinds.of(literal) != K::String {
             return None;
         }
         let content = named_children(literal).find(|c| c.kind_id() == g.string_content)?;
@@ -984,10 +942,10 @@ impl<'t> Walk<'t> {
     fn string(&mut self, node: Node<'t>) {
         let g = self.g;
         // A heredoc's or nowdoc's content is in its body.
-        let body = if g.kinds.of(node) == K::Heredoc { field(node, g.f_value) } else { Some(node) };
+        let body = if self.kinds.of(node) == K::Heredoc { field(node, g.f_value) } else { Some(node) };
         let mut value = String::new();
         for child in body.into_iter().flat_map(named_children) {
-            match g.kinds.of(child) {
+            match self.kinds.of(child) {
                 K::StringContent => value.push_str(&self.b.str(child)),
                 K::HeredocMarker => {}
                 _ => self.visit(child),
@@ -1001,7 +959,7 @@ impl<'t> Walk<'t> {
 
     /// Whether `node` spells a class name (`Foo`, `A\Foo`) rather than an expression.
     fn is_class_name(&self, node: Node<'t>) -> bool {
-        matches!(self.g.kinds.of(node), K::Name | K::QualifiedName | K::RelativeScope)
+        matches!(self.kinds.of(node), K::Name | K::QualifiedName | K::RelativeScope)
     }
 
     /// A name as hintlens spells it: `A.B.Foo` for `\A\B\Foo` (`namespace\Foo` is `Foo`).
@@ -1023,9 +981,8 @@ impl<'t> Walk<'t> {
     /// A declaration's text from its first modifier or keyword (attributes and comments left
     /// out) to `end`, on one line.
     fn signature(&self, node: Node<'t>, end: Option<usize>) -> String {
-        let g = self.g;
         let start = children(node)
-            .find(|c| !matches!(g.kinds.of(*c), K::AttributeList | K::Comment))
+            .find(|c| !matches!(self.kinds.of(*c), K::AttributeList | K::Comment))
             .map_or(node.start_byte(), |c| c.start_byte());
         let text = self.b.flat_text(start, end.unwrap_or(node.end_byte()));
         text.trim().trim_end_matches(['{', ';']).trim_end().to_owned()
