@@ -9,8 +9,8 @@
 use hintlens_syntax::scope::ScopeKind;
 use hintlens_syntax::{Binding, DefId, DefKind, ERROR_MESSAGE_CALLEES, FileIndex, UseKind};
 use hintlens_tree::{Builder, Conventions, KindTable, TreeWalk, field, named_children, span_of};
-use std::sync::OnceLock;
-use tree_sitter::{Language, Node, Tree};
+
+use tree_sitter::{Node, Tree};
 
 pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
     let root = tree.root_node();
@@ -22,7 +22,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
             &[g.identifier, g.constant, g.instance_variable, g.class_variable],
             &[(g.call, g.f_receiver, g.f_method), (g.scope_resolution, g.f_scope, g.f_name)],
         );
-    let mut walk = Walk { g, b, owner: None, prefix: String::new(), private: false, error_args: 0 };
+    let mut walk = Walk { g, kinds: kinds(), b, owner: None, prefix: String::new(), private: false, error_args: 0 };
     // The file's top level is a block like any other: a local exists from its assignment on.
     walk.in_scope(ScopeKind::OpenBlock, |w| w.statements(root));
     let mut index = walk.b.finish(root);
@@ -42,7 +42,7 @@ pub(crate) fn extract(src: &[u8], tree: &Tree) -> FileIndex {
 
 hintlens_tree::node_kinds! {
     /// The node kinds the walk tells apart.
-    enum K {
+    enum K as kinds(tree_sitter_ruby::LANGUAGE, "tree-sitter-ruby") {
         Comment = "comment", Constant = "constant", ScopeResolution = "scope_resolution",
         Class = "class", Module = "module", SingletonClass = "singleton_class",
         Method = "method", SingletonMethod = "singleton_method", Call = "call",
@@ -63,7 +63,7 @@ hintlens_tree::node_kinds! {
 }
 
 hintlens_tree::grammar_ids! {
-    struct Ids as ids(tree_sitter_ruby::LANGUAGE, "tree-sitter-ruby") {
+    struct Grammar as grammar(tree_sitter_ruby::LANGUAGE, "tree-sitter-ruby") {
         kinds {
             identifier = "identifier", constant = "constant", comment = "comment", string_content = "string_content",
             call = "call", scope_resolution = "scope_resolution", simple_symbol = "simple_symbol",
@@ -83,27 +83,6 @@ hintlens_tree::grammar_ids! {
             f_exceptions = "exceptions"
         }
     }
-}
-
-/// What the walk distinguishes of tree-sitter-ruby, resolved once per process.
-struct Grammar {
-    kinds: KindTable<K>,
-    ids: &'static Ids,
-}
-
-impl std::ops::Deref for Grammar {
-    type Target = Ids;
-    fn deref(&self) -> &Ids {
-        self.ids
-    }
-}
-
-fn grammar() -> &'static Grammar {
-    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
-    GRAMMAR.get_or_init(|| {
-        let language: Language = tree_sitter_ruby::LANGUAGE.into();
-        Grammar { kinds: K::table(&hintlens_tree::Ids::new(&language, "tree-sitter-ruby")), ids: ids() }
-    })
 }
 
 /// Calls whose first symbol or string argument names a method (`send(:x)`, `receive(:x)`).
@@ -154,6 +133,7 @@ const RUBY_MESSAGE_CALLEES: &[&str] = &["raise", "fail", "raise_error", "assert_
 
 struct Walk<'t> {
     g: &'static Grammar,
+    kinds: &'static KindTable<K>,
     b: Builder<'t>,
     /// The class or module whose members are being read.
     owner: Option<DefId>,
@@ -170,7 +150,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
 
     fn visit_kind(&mut self, node: Node<'t>) {
         let g = self.g;
-        match g.kinds.of(node) {
+        match self.kinds.of(node) {
             K::Comment | K::Variable => {}
             K::Constant => self.b.use_name(node, UseKind::Name, None),
             K::ScopeResolution => self.constant_path(node, UseKind::Name),
@@ -225,7 +205,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
             K::Pair => {
                 // `:key => v` and `key: v` in a hash: the key names nothing.
                 let key = field(node, g.f_key);
-                if key.is_some_and(|k| !matches!(g.kinds.of(k), K::Symbol | K::Variable | K::String)) {
+                if key.is_some_and(|k| !matches!(self.kinds.of(k), K::Symbol | K::Variable | K::String)) {
                     self.with(key, Self::visit);
                 }
                 self.visit_field(node, g.f_value);
@@ -260,7 +240,7 @@ impl<'t> Walk<'t> {
                     _ => {}
                 }
             }
-            match g.kinds.of(child) {
+            match self.kinds.of(child) {
                 K::Class | K::Module => self.class_like(child, doc),
                 K::Method | K::SingletonMethod => self.method(child, doc, None),
                 K::Assignment => self.assignment(child, doc),
@@ -273,7 +253,7 @@ impl<'t> Walk<'t> {
     /// qualified by the path written and the modules around it.
     fn class_like(&mut self, node: Node<'t>, doc: Option<String>) {
         let g = self.g;
-        let kind = if g.kinds.of(node) == K::Module { DefKind::Module } else { DefKind::Class };
+        let kind = if self.kinds.of(node) == K::Module { DefKind::Module } else { DefKind::Class };
         let Some(name) = field(node, g.f_name) else {
             self.visit_children(node);
             return;
@@ -284,7 +264,7 @@ impl<'t> Walk<'t> {
             return;
         };
         // The scopes of `class A::B` are what the path names: its head is a use of `A`.
-        if g.kinds.of(name) == K::ScopeResolution {
+        if self.kinds.of(name) == K::ScopeResolution {
             self.with(field(name, g.f_scope), Self::visit);
         }
         let end = superclass.unwrap_or(name).end_byte();
@@ -293,7 +273,7 @@ impl<'t> Walk<'t> {
         let id = self.b.define(last, local.clone(), kind, node, signature, self.owner, doc);
         if let Some(superclass) = superclass {
             for child in named_children(superclass) {
-                match g.kinds.of(child) {
+                match self.kinds.of(child) {
                     K::Constant => self.b.use_name(child, UseKind::Base, None),
                     K::ScopeResolution => self.constant_path(child, UseKind::Base),
                     _ => {
@@ -328,7 +308,7 @@ impl<'t> Walk<'t> {
         let parameters = field(node, g.f_parameters);
         let end = parameters.unwrap_or(name).end_byte();
         let mut signature = self.b.flat_text(node.start_byte(), end);
-        if private.unwrap_or(self.private) && g.kinds.of(node) == K::Method {
+        if private.unwrap_or(self.private) && self.kinds.of(node) == K::Method {
             signature.insert_str(0, "private ");
         }
         let kind = match (self.owner, spelled.as_str()) {
@@ -410,7 +390,7 @@ impl<'t> Walk<'t> {
     fn assignment(&mut self, node: Node<'t>, doc: Option<String>) {
         let g = self.g;
         let (left, right) = (field(node, g.f_left), field(node, g.f_right));
-        let constant = left.filter(|l| g.kinds.of(*l) == K::Constant);
+        let constant = left.filter(|l| self.kinds.of(*l) == K::Constant);
         let Some(name) = constant else {
             self.with(right, Self::visit);
             if let Some(left) = left {
@@ -492,7 +472,7 @@ impl<'t> Walk<'t> {
     /// setter it calls (`obj.name = v` calls `name=`; `obj.name ||= v` reads `name` too).
     fn target(&mut self, node: Node<'t>, reads: bool) {
         let g = self.g;
-        match g.kinds.of(node) {
+        match self.kinds.of(node) {
             _ if node.kind_id() == g.identifier => {
                 if reads {
                     self.b.use_name(node, UseKind::Name, None);
@@ -548,7 +528,7 @@ impl<'t> Walk<'t> {
     /// its last name's node.
     fn constant_path_text(&self, node: Node<'t>) -> Option<(String, Node<'t>)> {
         let g = self.g;
-        match g.kinds.of(node) {
+        match self.kinds.of(node) {
             K::Constant => Some((self.b.text(node), node)),
             K::ScopeResolution => {
                 let name = field(node, g.f_name)?;
@@ -625,7 +605,6 @@ impl<'t> Walk<'t> {
     /// `define_method`, `alias_method`, `let`, `include`, `private def`, an RSpec group. `true`
     /// when it was read here.
     fn directive(&mut self, node: Node<'t>, name: &str, arguments: Option<Node<'t>>, block: Option<Node<'t>>) -> bool {
-        let g = self.g;
         match name {
             "require" | "require_relative" | "load" | "autoload" => {
                 if let Some(arguments) = arguments {
@@ -684,7 +663,7 @@ impl<'t> Walk<'t> {
             "include" | "extend" | "prepend" => {
                 let Some(arguments) = arguments else { return false };
                 for argument in named_children(arguments) {
-                    match g.kinds.of(argument) {
+                    match self.kinds.of(argument) {
                         K::Constant => self.b.use_name(argument, UseKind::Base, None),
                         K::ScopeResolution => self.constant_path(argument, UseKind::Base),
                         _ => self.visit(argument),
@@ -700,7 +679,7 @@ impl<'t> Walk<'t> {
             | "private_constant" => {
                 let Some(arguments) = arguments else { return false };
                 for argument in named_children(arguments) {
-                    match g.kinds.of(argument) {
+                    match self.kinds.of(argument) {
                         // `private def helper`: a private method.
                         K::Method | K::SingletonMethod => self.method(argument, None, Some(name == "private")),
                         // `private :helper, :other` makes methods its class defined before private
@@ -762,7 +741,7 @@ impl<'t> Walk<'t> {
                 continue;
             }
             if skip.contains(&position) && self.symbol(argument).is_some() {
-                if g.kinds.of(argument) == K::String {
+                if self.kinds.of(argument) == K::String {
                     self.string(argument);
                 }
                 continue;
@@ -792,7 +771,7 @@ impl<'t> Walk<'t> {
                 pairs.extend(field(n, g.f_key));
                 return true;
             }
-            n.kind_id() == g.argument_list || n.kind_id() == arguments.kind_id() || g.kinds.of(n) == K::Other
+            n.kind_id() == g.argument_list || n.kind_id() == arguments.kind_id() || self.kinds.of(n) == K::Other
         });
         for key in pairs {
             let spelled = if key.kind_id() == g.hash_key_symbol { Some(self.b.text(key)) } else { self.symbol(key) };
@@ -856,7 +835,7 @@ impl<'t> Walk<'t> {
     /// The name a symbol (`:total`, `:"total"`) or a plain string (`"total"`) spells.
     fn symbol(&self, node: Node<'t>) -> Option<String> {
         let g = self.g;
-        match g.kinds.of(node) {
+        match self.kinds.of(node) {
             K::Symbol if node.kind_id() == g.simple_symbol => {
                 Some(self.b.text(node).trim_start_matches(':').to_owned())
             }
