@@ -531,11 +531,11 @@ impl<'t> Walk<'t> {
                     prefix_nodes = named_children(child).filter(|n| n.kind_id() == g.name).collect();
                     prefix = prefix_nodes.iter().map(|n| self.b.text(*n)).collect();
                 }
-                K::NamespaceUseClause => self.import_clause(child, &[], &[]),
+                K::NamespaceUseClause => self.import_clause(child, &[]),
                 K::NamespaceUseGroup => {
                     self.import_modules(&prefix_nodes, &[]);
                     for clause in named_children(child).filter(|c| self.kinds.of(*c) == K::NamespaceUseClause) {
-                        self.import_clause(clause, &prefix, &prefix_nodes);
+                        self.import_clause(clause, &prefix);
                     }
                 }
                 _ => {}
@@ -544,7 +544,7 @@ impl<'t> Walk<'t> {
     }
 
     /// One imported name, below the group's `prefix` (whose module uses were recorded).
-    fn import_clause(&mut self, clause: Node<'t>, prefix: &[String], prefix_nodes: &[Node<'t>]) {
+    fn import_clause(&mut self, clause: Node<'t>, prefix: &[String]) {
         let g = self.g;
         let Some(path) = named_children(clause).find(|c| matches!(self.kinds.of(*c), K::Name | K::QualifiedName))
         else {
@@ -559,16 +559,7 @@ impl<'t> Walk<'t> {
             true
         });
         let Some((&last, modules)) = names.split_last() else { return };
-        if prefix_nodes.is_empty() {
-            self.import_modules(modules, prefix);
-        } else {
-            let mut before: Vec<String> = prefix.to_vec();
-            for &m in modules {
-                let qualifier = before.join(".");
-                self.b.use_bound(m, UseKind::ImportModule, Some(qualifier), Some(Binding::Import));
-                before.push(self.b.text(m));
-            }
-        }
+        self.import_modules(modules, prefix);
         let module: Vec<String> = prefix.iter().cloned().chain(modules.iter().map(|m| self.b.text(*m))).collect();
         let module = module.join(".");
         let qualifier = (!module.is_empty()).then(|| module.clone());
