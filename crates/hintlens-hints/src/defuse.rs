@@ -20,7 +20,7 @@
 //! Every piece of evidence records the rule that admitted it ([`Rule`]).
 
 use crate::newdefs::{ChangedFile, changed_files, new_module};
-use crate::resolve::{Reach, Resolver, Target, Using, components};
+use crate::resolve::{Reach, Resolver, Target, Using, components, loose};
 use crate::{Direction, Evidence, Identifier, Resolution, Rule, Task, ident};
 use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
 use hintlens_snapshot::ChangeSet;
@@ -141,11 +141,13 @@ fn collect<'a>(
                 continue;
             }
             let named = sites.get(def.name.as_str()).map(Vec::as_slice).unwrap_or_default();
-            // A new file an autoloader loads is named by the constant it holds, whatever the
-            // constant's name (`Shop::Cart` loads `lib/shop/cart.rb`): every site may be one.
+            // A new file an autoloader loads is named by the constant it holds, whose last name
+            // is the file's stem but for case and `_` (`Shop::Cart` loads `lib/shop/cart.rb`,
+            // `Legacy_Mail_Transport` `lib/Legacy/Mail/Transport.php`): only those sites may be one.
             let candidates: Box<dyn Iterator<Item = &UseSite<'_>>> =
                 if def.kind == DefKind::File && resolver.has_roots(def.file.language(db)) {
-                    Box::new(sites.values().flatten())
+                    let stem = loose(def.path.rsplit('/').next().unwrap_or(&def.path).split('.').next().unwrap_or(""));
+                    Box::new(sites.iter().filter(move |(name, _)| loose(name).ends_with(&stem)).flat_map(|(_, s)| s))
                 } else {
                     Box::new(named.iter())
                 };

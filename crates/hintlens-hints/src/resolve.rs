@@ -141,7 +141,6 @@ impl<'a> Resolver<'a> {
     /// case.
     pub fn autoloads(&self, language: LanguageId, name: &str, path: &str) -> bool {
         let frontend = self.db.frontend(language);
-        let loose = |p: &str| p.chars().filter(|&c| c != '_').flat_map(char::to_lowercase).collect::<String>();
         let wanted = loose(path);
         // A conventional root's files are loaded by name only where R's code sets the loader up.
         let loaded = |r: &Root| {
@@ -435,6 +434,11 @@ impl<'a> Resolver<'a> {
             self.reference.paths(self.db).map(|(path, language)| (path, language, components(path).collect())).collect()
         })
     }
+}
+
+/// A name as autoloaders compare it: without `_`, in lower case (`RuboCop` and `rubo_cop`).
+pub(crate) fn loose(name: &str) -> String {
+    name.chars().filter(|&c| c != '_').flat_map(char::to_lowercase).collect()
 }
 
 /// Whether `d` is a module's own top-level definition named `name`, which `module.name` names:
