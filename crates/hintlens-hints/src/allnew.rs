@@ -8,10 +8,11 @@ use hintlens_syntax::{DefId, FileIndex, Frontend};
 
 pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
     let mut out = Vec::new();
+    let resolver = crate::resolve::Resolver::new(db, task.reference);
     for changed in changed_files(db, task, task.code) {
         let index = file_index(db, changed.file);
         let frontend = db.frontend(changed.file.language(db));
-        if let Some(module) = ident::new_module(db, task, &changed) {
+        if let Some(module) = ident::new_module(db, task, &resolver, &changed) {
             out.push(module);
         }
         for id in new_definitions(db, &changed) {

@@ -168,7 +168,7 @@ fn collect<'a>(
             evidence.dedup_by(|b, a| a.path == b.path && a.line == b.line);
             let mut id = match def.id {
                 Some(id) => ident::definition(db, changed.path, changed.file, changed.is_new_file, id),
-                None => match ident::new_module(db, task, &changed) {
+                None => match ident::new_module(db, task, resolver, &changed) {
                     Some(module) => module,
                     None => continue,
                 },

@@ -65,14 +65,18 @@ fn is_namespaced(kind: DefKind) -> bool {
 }
 
 /// The module a changed file makes new ([`crate::newdefs::new_module`]), as a definition.
-pub(crate) fn new_module(db: &dyn Db, task: &crate::Task<'_>, changed: &ChangedFile<'_>) -> Option<Identifier> {
+pub(crate) fn new_module(
+    db: &dyn Db,
+    task: &crate::Task<'_>,
+    resolver: &crate::resolve::Resolver<'_>,
+    changed: &ChangedFile<'_>,
+) -> Option<Identifier> {
     let module = crate::newdefs::new_module(db, task, changed)?;
     let mut id = Identifier::new(&module.name, module.kind, Entity::Definition, &module.path, true);
     // A directory below a module root goes by its import path (`go.flipt.io/flipt/internal/limits`).
     let language = changed.file.language(db);
-    let rooted = (module.path != changed.path)
-        .then(|| crate::resolve::rooted_name(db, task.reference, language, &module.path))
-        .flatten();
+    let rooted =
+        (module.path != changed.path).then(|| crate::resolve::rooted_name(resolver, language, &module.path)).flatten();
     id.qualified_name = rooted.unwrap_or_else(|| module_name(db, changed.path, changed.file));
     let index = file_index(db, changed.file);
     id.doc.clone_from(&index.doc);

@@ -483,9 +483,10 @@ fn module_roots(db: &dyn Db, snapshot: &SnapshotIndex) -> Vec<Root> {
 /// The name a directory module goes by below the root of its language that holds it (the
 /// import path `go.flipt.io/flipt/internal/limits` of the directory `internal/limits`), if one
 /// does.
-pub(crate) fn rooted_name(db: &dyn Db, snapshot: &SnapshotIndex, language: LanguageId, dir: &str) -> Option<String> {
-    module_roots(db, snapshot)
-        .into_iter()
+pub(crate) fn rooted_name(resolver: &Resolver<'_>, language: LanguageId, dir: &str) -> Option<String> {
+    resolver
+        .roots()
+        .iter()
         .filter(|r| r.language == language && !r.conventional)
         .filter_map(|r| {
             let rest = match r.root.dir.as_str() {
@@ -494,7 +495,7 @@ pub(crate) fn rooted_name(db: &dyn Db, snapshot: &SnapshotIndex, language: Langu
                     dir.strip_prefix(root).and_then(|rest| rest.strip_prefix('/').or(rest.is_empty().then_some("")))?
                 }
             };
-            let name = if rest.is_empty() { r.root.prefix } else { format!("{}/{rest}", r.root.prefix) };
+            let name = if rest.is_empty() { r.root.prefix.clone() } else { format!("{}/{rest}", r.root.prefix) };
             Some((r.root.dir.len(), name))
         })
         .max_by_key(|(depth, _)| *depth)
