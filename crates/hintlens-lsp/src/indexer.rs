@@ -300,3 +300,27 @@ fn tell(
     }
     Ok(Told::Changed(WorkFile { path, language, id, text: Arc::from(bytes) }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hintlens_db::Database;
+
+    /// A file the scan cannot read is no answer: not the base's content, not deleted. (As root a
+    /// permission is no obstacle, so the file is one below a path that is a file.)
+    #[test]
+    fn a_file_that_cannot_be_read_fails_the_scan_and_a_vanished_one_is_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("app.py"), "x = 1\n").unwrap();
+        let db = Database::new(hintlens_batch::frontends());
+        let words = db.blob_words_table();
+        let python = db.frontends().language_of("app.py").unwrap();
+        let base = Snapshot::from_files([("app.py".to_owned(), b"x = 1\n".to_vec())]);
+        let told = |file: PathBuf| tell(&words, None, &base, "app.py".to_owned(), file, python);
+
+        let unreadable = told(dir.path().join("app.py").join("inner.py"));
+        assert!(matches!(&unreadable, Err(message) if message.contains("cannot read")), "{:?}", unreadable.is_ok());
+        assert!(matches!(told(dir.path().join("gone.py")), Ok(Told::Gone)));
+        assert!(matches!(told(dir.path().join("app.py")), Ok(Told::Unchanged(_))));
+    }
+}
