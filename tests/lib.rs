@@ -27,7 +27,7 @@
 //!
 //! A policy's block may name options after it: `fea --compat fea`; `--by-path` last tells code
 //! from test as a commit's diff does (by path, and by the test regions of source files) instead
-//! of by the stages. An empty block means "this policy selects nothing". `HINTLENS_BLESS=1 cargo test -p hintlens-tests --test scenarios`
+//! of by the stages. An empty block means "this policy selects nothing". `HINTLENS_BLESS=1 cargo test -p hintlens-tests --test e2e scenarios`
 //! rewrites the blocks that differ with what the pipeline selects (review the diff). A `text problem` block is the issue text, a `text interface` block a
 //! SWE-bench Pro interface, and non-source files of the code stage (```` ```md code docs/x.md ````)
 //! are the documentation change.

@@ -1,7 +1,5 @@
 //! How a Python file refers to names: calls, attributes, keywords, types, decorators, bases.
 
-mod common;
-
 check!(
     calls_with_receivers,
     r#"

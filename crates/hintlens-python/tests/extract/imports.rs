@@ -1,7 +1,5 @@
 //! Imports in every form: plain, dotted, aliased, from, relative, wildcard, future, nested.
 
-mod common;
-
 check!(
     plain_and_aliased_imports,
     r#"

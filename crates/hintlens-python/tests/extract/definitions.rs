@@ -1,7 +1,5 @@
 //! What a Python file defines: classes, functions, methods, parameters, fields, variables.
 
-mod common;
-
 check!(
     class_with_bases_metaclass_and_methods,
     r#"

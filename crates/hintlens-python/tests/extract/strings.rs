@@ -1,7 +1,5 @@
 //! String literals and docstrings.
 
-mod common;
-
 check!(
     string_literals_of_every_form,
     r#"

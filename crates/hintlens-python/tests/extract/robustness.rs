@@ -1,8 +1,6 @@
 //! Broken, truncated, hostile and non-UTF-8 input: extraction never panics, records syntax
 //! errors and keeps what it can read.
 
-mod common;
-
 use hintlens_python::{Python, parse_only};
 use hintlens_syntax::{FileIndex, Frontend};
 
@@ -195,5 +193,5 @@ fn parse_only_parses_without_extracting() {
 
 #[test]
 fn sample_dump() {
-    insta::assert_snapshot!(common::extract(SAMPLE).dump());
+    insta::assert_snapshot!(crate::common::extract(SAMPLE).dump());
 }

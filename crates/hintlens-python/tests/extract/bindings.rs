@@ -1,8 +1,6 @@
 //! How each use's head is bound where it stands (`local`, `definition`, `import`, `receiver`,
 //! or free): what DefUse needs to tell a test's own names from the code's.
 
-mod common;
-
 check!(
     function_scopes_bind_their_names_everywhere_in_them,
     r#"

@@ -1,0 +1,13 @@
+//! Every end-to-end test, one binary: scenario files, the command line, the LSP server over
+//! stdio, the policies' renderings. Each module is the file beside this one.
+
+mod cli;
+mod cli_judge;
+mod cli_pipeline;
+mod cli_reports;
+mod cli_review;
+mod lsp_stdio;
+mod nul_bytes;
+mod policies;
+mod reuse;
+mod scenarios;
