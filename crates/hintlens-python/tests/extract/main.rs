@@ -1,5 +1,5 @@
 //! The Python frontend's extraction tests, one binary (each binary links every dependency: one
-//! per file cost a link step and ~40 MB of target/ each).
+//! per file cost a link step and ~12 MB of target/ each).
 
 #[macro_use]
 mod common;
