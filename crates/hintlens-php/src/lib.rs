@@ -53,7 +53,7 @@ static SPEC: LanguageSpec = LanguageSpec {
     extensions: &[".php"],
     shared_extensions: &[],
     // `#` comments are read as code by the words lexer: a word too many, never one too few.
-    lexical: Dialect::C(CStyle { single_quote_strings: true, backtick: Backtick::Raw, ..CStyle::PLAIN }),
+    lexical: Dialect::C(CStyle { single_quote_strings: true, backtick: Backtick::Raw, php: true, ..CStyle::PLAIN }),
     test_patterns: &["*Test.php", "tests/"],
     keywords: &[
         "abstract", "and", "array", "as", "break", "callable", "case", "catch", "class", "clone", "const", "continue",

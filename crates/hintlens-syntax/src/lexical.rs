@@ -6,7 +6,9 @@
 //!
 //! Known approximations, all about what counts as string text: interpolations of Python
 //! f-strings are string text; a JavaScript regular-expression literal is code; a Rust `'a'`
-//! is a character and `'a` a lifetime, told apart by the closing quote.
+//! is a character and `'a` a lifetime, told apart by the closing quote; a PHP string, like
+//! most here, ends at its line's end unless closed on it (one stray quote in inline HTML or a
+//! `#` comment must not swallow the rest of a file), and a heredoc's body is code.
 
 /// The comment and string syntax of a language family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +35,9 @@ pub struct CStyle {
     pub rust: bool,
     /// `"""…"""` text blocks (Java).
     pub text_blocks: bool,
+    /// `"…"` interpolates (PHP): `{$…}` and `${…}` are code, and so are a `$name` and the
+    /// `->property` after it (`"$user->name"` uses `user` and `name`).
+    pub php: bool,
 }
 
 impl CStyle {
@@ -44,6 +49,7 @@ impl CStyle {
         nested_comments: false,
         rust: false,
         text_blocks: false,
+        php: false,
     };
 }
 
@@ -260,6 +266,10 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                     self.block_comment(style.nested_comments);
                     continue;
                 }
+                (Dialect::C(CStyle { php: true, .. }), b'"') => {
+                    self.php_quoted();
+                    continue;
+                }
                 (Dialect::C(style), b'"') => {
                     if style.text_blocks && self.starts_with(b"\"\"\"") {
                         self.delimited(3, b"\"\"\"");
@@ -448,6 +458,52 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
         self.at = (end + 1).min(self.text.len());
     }
 
+    /// A PHP `"…"` string: [`Lexer::quoted`] whose interpolations are code ([`CStyle::php`]).
+    fn php_quoted(&mut self) {
+        self.at += 1;
+        let mut start = self.at;
+        while self.at < self.text.len() {
+            match self.text[self.at] {
+                b'\\' => self.at += 2,
+                b'\n' | b'"' => break,
+                // `{$user->name()}` and `${name}`: code up to the brace closing them.
+                open @ (b'{' | b'$') if self.peek(1) == if open == b'{' { b'$' } else { b'{' } => {
+                    self.string_words(start, self.at);
+                    self.at += if open == b'{' { 1 } else { 2 };
+                    self.code(Some(b'}'));
+                    start = self.at;
+                }
+                // `$user` and `$user->name` (or `?->name`): PHP's simple interpolation reads one
+                // property, no call. The variable keeps its `$`, as it does in code.
+                b'$' if WORD[self.peek(1) as usize] && !self.peek(1).is_ascii_digit() => {
+                    self.string_words(start, self.at);
+                    self.code_word();
+                    let arrow = [b"->".as_slice(), b"?->"].into_iter().find(|a| self.starts_with(a));
+                    if let Some(arrow) = arrow
+                        && WORD[self.peek(arrow.len()) as usize]
+                    {
+                        self.at += arrow.len();
+                        self.code_word();
+                    }
+                    start = self.at;
+                }
+                _ => self.at += 1,
+            }
+        }
+        let end = self.at.min(self.text.len());
+        self.string_words(start.min(end), end);
+        self.at = (end + 1).min(self.text.len());
+    }
+
+    /// The word at `self.at`, as code.
+    fn code_word(&mut self) {
+        let start = self.at;
+        while self.at < self.text.len() && WORD[self.text[self.at] as usize] {
+            self.at += 1;
+        }
+        (self.out)(&self.text[start..self.at], Place::Code);
+    }
+
     /// A Python string at a quote (its prefix already read): tripled or not.
     fn python_string(&mut self) {
         let quote = self.text[self.at];
@@ -552,6 +608,22 @@ mod tests {
         assert!(Dialect::Python.comments_are_exact() && Dialect::C(java).comments_are_exact());
         let js = CStyle { single_quote_strings: true, backtick: Backtick::Template, ..CStyle::default() };
         assert!(!Dialect::C(js).comments_are_exact(), "a regular expression can hold `//`");
+    }
+
+    #[test]
+    fn php_interpolations_are_code() {
+        let php =
+            Dialect::C(CStyle { single_quote_strings: true, backtick: Backtick::Raw, php: true, ..CStyle::PLAIN });
+        let text = "echo \"Hi {$user->fullName()}, ${count} of $cart->items and $order?->total[$i] $5\" . 'no $plain';";
+        assert_eq!(
+            code_words(text, php),
+            ["echo", "$user", "fullName", "count", "$cart", "items", "$order", "total", "$i"]
+        );
+        // Braces in the interpolated code nest; a quote in it is the code's string, not the end.
+        let text = "$s = \"{$map[\"k\"]->get(fn() => {})} x\" . $rest;";
+        assert_eq!(code_words(text, php), ["$s", "$map", "get", "fn", "$rest"]);
+        // Escaped, `\$name` is text; unclosed, the string ends at the line.
+        assert_eq!(code_words("$a = \"\\$not {$yes}\n$b = 1;", php), ["$a", "$yes", "$b", "1"]);
     }
 
     #[test]
