@@ -1,10 +1,7 @@
-//! The Python frontend's extraction: never panics, and what it returns is well formed.
+//! The Python frontend's extraction and its language's word lexer: neither panics,
+//! and what they return is well formed.
 #![no_main]
 
-use hintlens_syntax::Frontend;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let index = hintlens_python::Python.extract(data);
-    hintlens_fuzz::check_index(&index, data);
-});
+fuzz_target!(|data: &[u8]| hintlens_fuzz::check_frontend(&hintlens_python::Python, data));

@@ -1,11 +1,23 @@
 //! What the fuzz targets share: invariants of a file index, and a language server session.
 
-use hintlens_syntax::FileIndex;
+use hintlens_syntax::lexical::{self, TextWords};
+use hintlens_syntax::{FileIndex, Frontend};
 use lsp_server::Message;
 use serde_json::json;
 use std::io::Cursor;
 
-/// Every span lies within the text, every definition's parent precedes it.
+/// A frontend on one input: extraction never panics and its index is well formed
+/// ([`check_index`]); the word lexer of its language, which reads every file of a repository
+/// for word facts, never panics on the same text and hands out only runs of word bytes.
+pub fn check_frontend(frontend: &dyn Frontend, text: &[u8]) {
+    check_index(&frontend.extract(text), text);
+    lexical::words(text, frontend.spec().lexical, TextWords::ALL, |word, _| {
+        assert!(!word.is_empty() && word.iter().all(|&b| lexical::is_word_byte(b)), "a word that is none: {word:?}");
+    });
+}
+
+/// Every span lies within the text, every definition's parent precedes it, every test region
+/// lies within the text.
 pub fn check_index(index: &FileIndex, text: &[u8]) {
     let len = text.len() as u32;
     for (i, d) in index.definitions.iter().enumerate() {
@@ -20,6 +32,9 @@ pub fn check_index(index: &FileIndex, text: &[u8]) {
     }
     for s in &index.strings {
         assert!(s.span.end_byte <= len, "string span out of the text");
+    }
+    for region in &index.tests {
+        assert!(region.start_byte <= region.end_byte && region.end_byte <= len, "test region out of the text");
     }
 }
 
