@@ -249,8 +249,13 @@ impl<'t> Walk<'t> {
     }
 
     fn skipped(&self, node: Node<'t>) -> bool {
-        matches!(self.kind(node), Kind::Anonymous | Kind::Comment | Kind::LineContinuation)
-            || self.recovering && node.is_missing()
+        let skipped = match self.kind(node) {
+            Kind::Comment | Kind::LineContinuation => true,
+            // Punctuation and keywords.
+            Kind::Other => !node.is_named(),
+            _ => false,
+        };
+        skipped || self.recovering && node.is_missing()
     }
 
     /// The first child in each of the given fields.
