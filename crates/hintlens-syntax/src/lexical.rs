@@ -444,15 +444,25 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 b'\\' => self.at += 2,
                 b'\n' if !multiline => break,
                 c if c == quote => break,
-                c if c == sigil && self.peek(1) == b'{' => {
-                    self.string_words(start, self.at);
-                    self.at += 2;
-                    self.code(Some(b'}'));
-                    start = self.at;
-                }
+                c if c == sigil && self.peek(1) == b'{' => start = self.interpolation(start, 2),
                 _ => self.at += 1,
             }
         }
+        self.string_end(start);
+    }
+
+    /// Within an interpolating string: its text since `start`, then the code of the
+    /// interpolation opened `open_len` bytes on, up to its closing brace. Where the text resumes.
+    fn interpolation(&mut self, start: usize, open_len: usize) -> usize {
+        self.string_words(start, self.at);
+        self.at += open_len;
+        self.code(Some(b'}'));
+        self.at
+    }
+
+    /// An interpolating string's last stretch of text, from `start` to its closing quote (or the
+    /// line's or text's end), and the quote.
+    fn string_end(&mut self, start: usize) {
         let end = self.at.min(self.text.len());
         self.string_words(start.min(end), end);
         self.at = (end + 1).min(self.text.len());
@@ -467,12 +477,8 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 b'\\' => self.at += 2,
                 b'\n' | b'"' => break,
                 // `{$user->name()}` and `${name}`: code up to the brace closing them.
-                open @ (b'{' | b'$') if self.peek(1) == if open == b'{' { b'$' } else { b'{' } => {
-                    self.string_words(start, self.at);
-                    self.at += if open == b'{' { 1 } else { 2 };
-                    self.code(Some(b'}'));
-                    start = self.at;
-                }
+                b'{' if self.peek(1) == b'$' => start = self.interpolation(start, 1),
+                b'$' if self.peek(1) == b'{' => start = self.interpolation(start, 2),
                 // `$user` and `$user->name` (or `?->name`): PHP's simple interpolation reads one
                 // property, no call. The variable keeps its `$`, as it does in code.
                 b'$' if WORD[self.peek(1) as usize] && !self.peek(1).is_ascii_digit() => {
@@ -490,9 +496,7 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
                 _ => self.at += 1,
             }
         }
-        let end = self.at.min(self.text.len());
-        self.string_words(start.min(end), end);
-        self.at = (end + 1).min(self.text.len());
+        self.string_end(start);
     }
 
     /// The word at `self.at`, as code.
