@@ -3,92 +3,93 @@
 //! Matching a `u16` kind id through a lookup table costs one load per node, where comparing
 //! `kind()` strings would cost a chain of string comparisons on every node of every file.
 
-use hintlens_tree::KindTable;
+use hintlens_tree::{Ids, KindTable};
 use std::sync::OnceLock;
 use tree_sitter::Language;
 
-/// The node kinds the walker treats specially; everything else is [`K::Other`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum K {
-    Other,
-    Identifier,
-    TypeIdentifier,
-    ScopedIdentifier,
-    ScopedTypeIdentifier,
-    GenericType,
-    AnnotatedType,
-    TypeParameter,
-    TypeParameters,
-    TypeList,
-    Superclass,
-    SuperInterfaces,
-    ExtendsInterfaces,
-    ClassDeclaration,
-    InterfaceDeclaration,
-    EnumDeclaration,
-    RecordDeclaration,
-    AnnotationTypeDeclaration,
-    MethodDeclaration,
-    ConstructorDeclaration,
-    CompactConstructorDeclaration,
-    AnnotationTypeElementDeclaration,
-    FieldDeclaration,
-    ConstantDeclaration,
-    VariableDeclarator,
-    EnumConstant,
-    FormalParameters,
-    FormalParameter,
-    SpreadParameter,
-    Modifiers,
-    LambdaExpression,
-    ObjectCreationExpression,
-    MethodInvocation,
-    FieldAccess,
-    MethodReference,
-    Annotation,
-    MarkerAnnotation,
-    AnnotationArgumentList,
-    ElementValuePair,
-    AssignmentExpression,
-    PackageDeclaration,
-    ImportDeclaration,
-    Asterisk,
-    /// `module m { … }` and its `requires`/`exports`/`opens` directives: names of modules and
-    /// packages, not of types.
-    ModuleName,
-    /// `uses`/`provides … with …` directives, which name service types.
-    ServiceDirective,
-    StringLiteral,
-    /// The kinds that decide a string's error context.
-    ThrowStatement,
-    AssertStatement,
-    ArgumentList,
-    ParenthesizedExpression,
-    BlockComment,
-    LineComment,
-    /// A declaration whose `name` field binds a local name rather than using one.
-    LocalBinder,
-    /// A node all of whose identifiers bind or label rather than use.
-    AllBinder,
-    RecordPattern,
-    This,
-    Super,
-    /// The `new` keyword (`Foo::new`).
-    New,
-    Static,
-    Final,
-    /// The plain `=` operator.
-    Assign,
-    Error,
-    LBrace,
-    RBrace,
-    Semicolon,
-    /// The keywords that introduce a type declaration, seen loose inside an ERROR node.
-    KwClass,
-    KwInterface,
-    KwEnum,
-    KwRecord,
-    KwAnnotation,
+hintlens_tree::node_kinds! {
+    /// The node kinds the walker treats specially; everything else is [`K::Other`].
+    pub(crate) enum K {
+        Identifier = "identifier",
+        TypeIdentifier = "type_identifier",
+        ScopedIdentifier = "scoped_identifier",
+        ScopedTypeIdentifier = "scoped_type_identifier",
+        GenericType = "generic_type",
+        AnnotatedType = "annotated_type",
+        TypeParameter = "type_parameter",
+        TypeParameters = "type_parameters",
+        TypeList = "type_list",
+        Superclass = "superclass",
+        SuperInterfaces = "super_interfaces",
+        ExtendsInterfaces = "extends_interfaces",
+        ClassDeclaration = "class_declaration",
+        InterfaceDeclaration = "interface_declaration",
+        EnumDeclaration = "enum_declaration",
+        RecordDeclaration = "record_declaration",
+        AnnotationTypeDeclaration = "annotation_type_declaration",
+        MethodDeclaration = "method_declaration",
+        ConstructorDeclaration = "constructor_declaration",
+        CompactConstructorDeclaration = "compact_constructor_declaration",
+        AnnotationTypeElementDeclaration = "annotation_type_element_declaration",
+        FieldDeclaration = "field_declaration",
+        ConstantDeclaration = "constant_declaration",
+        VariableDeclarator = "variable_declarator",
+        EnumConstant = "enum_constant",
+        FormalParameters = "formal_parameters",
+        FormalParameter = "formal_parameter",
+        SpreadParameter = "spread_parameter",
+        Modifiers = "modifiers",
+        LambdaExpression = "lambda_expression",
+        ObjectCreationExpression = "object_creation_expression",
+        MethodInvocation = "method_invocation",
+        FieldAccess = "field_access",
+        MethodReference = "method_reference",
+        Annotation = "annotation",
+        MarkerAnnotation = "marker_annotation",
+        AnnotationArgumentList = "annotation_argument_list",
+        ElementValuePair = "element_value_pair",
+        AssignmentExpression = "assignment_expression",
+        PackageDeclaration = "package_declaration",
+        ImportDeclaration = "import_declaration",
+        Asterisk = "asterisk",
+        /// `module m { … }` and its `requires`/`exports`/`opens` directives: names of modules and
+        /// packages, not of types.
+        ModuleName = "module_declaration" | "requires_module_directive" | "exports_module_directive" | "opens_module_directive",
+        /// `uses`/`provides … with …` directives, which name service types.
+        ServiceDirective = "uses_module_directive" | "provides_module_directive",
+        StringLiteral = "string_literal",
+        /// The kinds that decide a string's error context.
+        ThrowStatement = "throw_statement",
+        AssertStatement = "assert_statement",
+        ArgumentList = "argument_list",
+        ParenthesizedExpression = "parenthesized_expression",
+        BlockComment = "block_comment",
+        LineComment = "line_comment",
+        /// A declaration whose `name` field binds a local name rather than using one.
+        LocalBinder = "catch_formal_parameter" | "enhanced_for_statement" | "resource" | "instanceof_expression",
+        /// A node all of whose identifiers bind or label rather than use.
+        AllBinder = "inferred_parameters" | "type_pattern" | "record_pattern_component" | "labeled_statement" | "break_statement" | "continue_statement" | "receiver_parameter",
+        RecordPattern = "record_pattern",
+        This = "this",
+        Super = "super",
+    }
+    tokens {
+        /// The `new` keyword (`Foo::new`).
+        New = "new",
+        Static = "static",
+        Final = "final",
+        /// The plain `=` operator.
+        Assign = "=",
+        LBrace = "{",
+        RBrace = "}",
+        Semicolon = ";",
+        /// The keywords that introduce a type declaration, seen loose inside an ERROR node.
+        KwClass = "class",
+        KwInterface = "interface",
+        KwEnum = "enum",
+        KwRecord = "record",
+        KwAnnotation = "@interface",
+    }
 }
 
 pub(crate) struct Grammar {
@@ -114,7 +115,7 @@ pub(crate) fn grammar() -> &'static Grammar {
         let language = Language::new(tree_sitter_java::LANGUAGE);
         // Several ids can share a name (aliases such as `type_identifier`); mapping every id
         // by name covers them all.
-        let kinds = KindTable::new(&language, K::Other, K::Error, kind_for);
+        let kinds = K::table(&Ids::new(&language, "tree-sitter-java"));
         let field = |name: &str| language.field_id_for_name(name).map_or(0, std::num::NonZeroU16::get);
         Grammar {
             kinds,
@@ -133,91 +134,4 @@ pub(crate) fn grammar() -> &'static Grammar {
             language,
         }
     })
-}
-
-fn kind_for(name: &str, named: bool) -> K {
-    if !named {
-        return match name {
-            "new" => K::New,
-            "static" => K::Static,
-            "final" => K::Final,
-            "=" => K::Assign,
-            "{" => K::LBrace,
-            "}" => K::RBrace,
-            ";" => K::Semicolon,
-            "class" => K::KwClass,
-            "interface" => K::KwInterface,
-            "enum" => K::KwEnum,
-            "record" => K::KwRecord,
-            "@interface" => K::KwAnnotation,
-            _ => K::Other,
-        };
-    }
-    match name {
-        "identifier" => K::Identifier,
-        "type_identifier" => K::TypeIdentifier,
-        "scoped_identifier" => K::ScopedIdentifier,
-        "scoped_type_identifier" => K::ScopedTypeIdentifier,
-        "generic_type" => K::GenericType,
-        "annotated_type" => K::AnnotatedType,
-        "type_parameter" => K::TypeParameter,
-        "type_parameters" => K::TypeParameters,
-        "type_list" => K::TypeList,
-        "superclass" => K::Superclass,
-        "super_interfaces" => K::SuperInterfaces,
-        "extends_interfaces" => K::ExtendsInterfaces,
-        "class_declaration" => K::ClassDeclaration,
-        "interface_declaration" => K::InterfaceDeclaration,
-        "enum_declaration" => K::EnumDeclaration,
-        "record_declaration" => K::RecordDeclaration,
-        "annotation_type_declaration" => K::AnnotationTypeDeclaration,
-        "method_declaration" => K::MethodDeclaration,
-        "constructor_declaration" => K::ConstructorDeclaration,
-        "compact_constructor_declaration" => K::CompactConstructorDeclaration,
-        "annotation_type_element_declaration" => K::AnnotationTypeElementDeclaration,
-        "field_declaration" => K::FieldDeclaration,
-        "constant_declaration" => K::ConstantDeclaration,
-        "variable_declarator" => K::VariableDeclarator,
-        "enum_constant" => K::EnumConstant,
-        "formal_parameters" => K::FormalParameters,
-        "formal_parameter" => K::FormalParameter,
-        "spread_parameter" => K::SpreadParameter,
-        "modifiers" => K::Modifiers,
-        "lambda_expression" => K::LambdaExpression,
-        "object_creation_expression" => K::ObjectCreationExpression,
-        "method_invocation" => K::MethodInvocation,
-        "field_access" => K::FieldAccess,
-        "method_reference" => K::MethodReference,
-        "annotation" => K::Annotation,
-        "marker_annotation" => K::MarkerAnnotation,
-        "annotation_argument_list" => K::AnnotationArgumentList,
-        "element_value_pair" => K::ElementValuePair,
-        "assignment_expression" => K::AssignmentExpression,
-        "package_declaration" => K::PackageDeclaration,
-        "import_declaration" => K::ImportDeclaration,
-        "asterisk" => K::Asterisk,
-        "module_declaration" | "requires_module_directive" | "exports_module_directive" | "opens_module_directive" => {
-            K::ModuleName
-        }
-        "uses_module_directive" | "provides_module_directive" => K::ServiceDirective,
-        "string_literal" => K::StringLiteral,
-        "throw_statement" => K::ThrowStatement,
-        "assert_statement" => K::AssertStatement,
-        "argument_list" => K::ArgumentList,
-        "parenthesized_expression" => K::ParenthesizedExpression,
-        "block_comment" => K::BlockComment,
-        "line_comment" => K::LineComment,
-        "catch_formal_parameter" | "enhanced_for_statement" | "resource" | "instanceof_expression" => K::LocalBinder,
-        "inferred_parameters"
-        | "type_pattern"
-        | "record_pattern_component"
-        | "labeled_statement"
-        | "break_statement"
-        | "continue_statement"
-        | "receiver_parameter" => K::AllBinder,
-        "record_pattern" => K::RecordPattern,
-        "this" => K::This,
-        "super" => K::Super,
-        _ => K::Other,
-    }
 }

@@ -42,6 +42,15 @@ impl<'l> Ids<'l> {
         id
     }
 
+    /// The id of the anonymous token `name` (a keyword or punctuation: `new`, `{`).
+    pub fn token(&self, name: &str) -> u16 {
+        let id = self.language.id_for_node_kind(name, false);
+        if let Some(grammar) = self.strict {
+            assert_ne!(id, 0, "{grammar} has no token `{name}`");
+        }
+        id
+    }
+
     /// The id of the field `name`.
     pub fn field(&self, name: &str) -> u16 {
         let id = self.language.field_id_for_name(name).map_or(0, NonZeroU16::get);
@@ -118,23 +127,32 @@ macro_rules! grammar_ids {
 ///         /// Blocks and the statements whose headers are blocks.
 ///         Block = "block" | "if_statement" | "for_statement",
 ///     }
+///     // Optional: anonymous tokens (keywords, punctuation) the walk also tells apart.
+///     tokens {
+///         LBrace = "{",
+///     }
 /// }
 /// match kinds().of(node) { K::Comment => {} K::Block => …, K::Other | K::Error => … }
 /// ```
 ///
 /// The enumeration has two more variants: `Other`, every named kind the walk does not list and
-/// every anonymous one, and `Error`, ERROR nodes. `K::table(&ids)` maps `ids`' grammar (strict
-/// [`Ids`]: a listed name the grammar lacks panics; lenient: it is simply never seen); `K::NAMES`
-/// lists the names; `as kinds(LANGUAGE, "grammar")` also defines `fn kinds() -> &'static
-/// KindTable<K>`, the grammar's table resolved once per process (strictly).
+/// every anonymous one it does not list under `tokens`, and `Error`, ERROR nodes. `K::table(&ids)`
+/// maps `ids`' grammar (strict [`Ids`]: a listed name the grammar lacks panics; lenient: it is
+/// simply never seen); `K::NAMES` and `K::TOKENS` list the names; `as kinds(LANGUAGE,
+/// "grammar")` also defines `fn kinds() -> &'static KindTable<K>`, the grammar's table resolved
+/// once per process (strictly).
 #[macro_export]
 macro_rules! node_kinds {
     ($(#[$meta:meta])* $vis:vis enum $name:ident as $accessor:ident($language:expr, $grammar:literal) {
         $($(#[$vmeta:meta])* $variant:ident = $($kname:literal)|+),* $(,)?
-    }) => {
+    }
+    $(tokens {
+        $($(#[$tmeta:meta])* $tvariant:ident = $($tname:literal)|+),* $(,)?
+    })?) => {
         $crate::node_kinds! {
             $(#[$meta])*
             $vis enum $name { $($(#[$vmeta])* $variant = $($kname)|+),* }
+            $(tokens { $($(#[$tmeta])* $tvariant = $($tname)|+),* })?
         }
 
         $vis fn $accessor() -> &'static $crate::KindTable<$name> {
@@ -144,29 +162,41 @@ macro_rules! node_kinds {
     };
     ($(#[$meta:meta])* $vis:vis enum $name:ident {
         $($(#[$vmeta:meta])* $variant:ident = $($kname:literal)|+),* $(,)?
-    }) => {
+    }
+    $(tokens {
+        $($(#[$tmeta:meta])* $tvariant:ident = $($tname:literal)|+),* $(,)?
+    })?) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         $vis enum $name {
-            /// A kind the walk does not tell apart (and every anonymous one).
+            /// A kind the walk does not tell apart (and every anonymous one it does not list).
             Other,
             /// An ERROR node.
             Error,
             $($(#[$vmeta])* $variant,)*
+            $($($(#[$tmeta])* $tvariant,)*)?
         }
 
         impl $name {
-            /// The kind names the enumeration lists, in its order.
+            /// The named kinds the enumeration lists, in its order.
             #[allow(dead_code)]
             $vis const NAMES: &'static [&'static str] = &[$($($kname),+),*];
+
+            /// The anonymous tokens the enumeration lists, in its order.
+            #[allow(dead_code)]
+            $vis const TOKENS: &'static [&'static str] = &[$($($($tname),+),*)?];
 
             /// The kinds of `ids`' grammar mapped onto the enumeration.
             $vis fn table(ids: &$crate::Ids) -> $crate::KindTable<$name> {
                 for name in $name::NAMES {
                     ids.kind(name);
                 }
+                for token in $name::TOKENS {
+                    ids.token(token);
+                }
                 $crate::KindTable::new(ids.language(), $name::Other, $name::Error, |name, named| match name {
                     $($($kname)|+ if named => $name::$variant,)*
+                    $($($($tname)|+ if !named => $name::$tvariant,)*)?
                     _ => $name::Other,
                 })
             }
@@ -228,6 +258,9 @@ mod tests {
             Definition = "function_definition" | "class_definition",
             Missing = "no_such_kind",
         }
+        tokens {
+            Colon = ":",
+        }
     }
 
     fn python() -> Language {
@@ -250,11 +283,13 @@ mod tests {
         assert_eq!(of("function_definition"), Some(K::Definition));
         assert_eq!(of("class_definition"), Some(K::Definition));
         assert_eq!(of("identifier"), Some(K::Identifier));
-        // An anonymous token (`def`) and a kind the enumeration does not list.
+        // An anonymous token listed (`:`), one not listed (`def`), and a named kind not listed.
+        assert_eq!(of(":"), Some(K::Colon));
         assert_eq!(of("def"), Some(K::Other));
         assert_eq!(of("module"), Some(K::Other));
         assert_eq!(of("ERROR"), Some(K::Error));
         assert_eq!(K::NAMES, ["identifier", "function_definition", "class_definition", "no_such_kind"]);
+        assert_eq!(K::TOKENS, [":"]);
     }
 
     #[test]
