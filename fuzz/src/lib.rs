@@ -18,7 +18,7 @@ pub fn check_frontend(frontend: &dyn Frontend, text: &[u8]) {
 
 /// Every span lies within the text, every definition's parent precedes it, every test region
 /// lies within the text.
-pub fn check_index(index: &FileIndex, text: &[u8]) {
+fn check_index(index: &FileIndex, text: &[u8]) {
     let len = text.len() as u32;
     for (i, d) in index.definitions.iter().enumerate() {
         assert!(d.span.start_byte <= d.span.end_byte && d.span.end_byte <= len, "definition span out of the text");

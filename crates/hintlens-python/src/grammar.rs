@@ -122,17 +122,3 @@ pub(crate) fn grammar() -> &'static Grammar {
         Grammar { language, kinds, fields }
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_kind_the_walk_reads_exists_in_the_grammar() {
-        let g = grammar();
-        for name in Kind::NAMES {
-            let id = g.language.id_for_node_kind(name, true);
-            assert!(id != 0 && g.kinds.of_id(id) != Kind::Other, "unknown kind {name}");
-        }
-    }
-}
