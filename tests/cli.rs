@@ -435,7 +435,9 @@ fn a_program_without_an_extension_is_source_not_documentation() {
     assert_eq!(script["status"], "unsupported", "{script:#}");
     let message = script["error"]["message"].as_str().unwrap();
     assert!(
-        message.contains("programs without an extension, told by their #! line (bin/tool), are read by none"),
+        message.contains(
+            "which hintlens cannot read: 1 without an extension (programs told by their #! line: bin/tool), which no frontend reads"
+        ),
         "{message}"
     );
     assert_eq!(script["coverage"], json!({"languages": [], "unread_source_files": 1, "unread_extensions": ["pl"]}));
@@ -445,6 +447,12 @@ fn a_program_without_an_extension_is_source_not_documentation() {
     assert_eq!(
         mixed["coverage"],
         json!({"languages": ["python"], "unread_source_files": 1, "unread_extensions": ["pl"]})
+    );
+    assert!(
+        mixed["notes"].to_string().contains(
+            "1 changed source files were not read (.pl): 1 without an extension (programs told by their #! line: bin/tool), which no frontend reads"
+        ),
+        "{mixed:#}"
     );
     // The NOTICE documents `put_all`; the script's line naming `get_many` documents nothing.
     let selected: Vec<&str> =
@@ -499,7 +507,12 @@ fn tasks_in_languages_no_frontend_reads_are_unsupported_not_ok() {
         mixed["coverage"],
         json!({"languages": ["python"], "unread_source_files": 1, "unread_extensions": ["lua"]})
     );
-    assert!(mixed["notes"].to_string().contains("1 changed source files were not read (.lua)"), "{mixed:#}");
+    assert!(
+        mixed["notes"]
+            .to_string()
+            .contains("1 changed source files were not read (.lua): 1 with an ending no frontend reads"),
+        "{mixed:#}"
+    );
     assert_eq!(mixed["selections"]["defuse"][0]["name"], "put");
 
     let docs = by_id(&records, "docs-only");

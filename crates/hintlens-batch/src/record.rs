@@ -87,15 +87,25 @@ impl Coverage {
         self.read_files == 0 && self.unread_source_files > 0
     }
 
-    /// What to add where unread programs without an extension are counted by their `#!` line
-    /// (a `.rb` a Ruby frontend would read, had the file its ending): `; programs without an
-    /// extension, told by their #! line (exe/rubocop), are read by none`.
-    pub fn scripts_clause(&self) -> String {
-        if self.scripts.is_empty() {
-            return String::new();
+    /// Why the unread changed source files were not read: an ending no frontend reads (`.lua`),
+    /// or no ending at all, for programs told by their `#!` line (`exe/rubocop` is Ruby, yet a
+    /// frontend reads a file by its ending): `1 with an ending no frontend reads, 1 without an
+    /// extension (a program told by its #! line: exe/rubocop), which no frontend reads`.
+    pub fn unread_reason(&self) -> String {
+        let scripts = self.scripts.len();
+        let by_ending = self.unread_source_files.saturating_sub(scripts);
+        let mut reasons = Vec::new();
+        if by_ending > 0 {
+            reasons.push(format!("{by_ending} with an ending no frontend reads"));
         }
-        let paths: Vec<&str> = self.scripts.iter().map(String::as_str).collect();
-        format!("; programs without an extension, told by their #! line ({}), are read by none", paths.join(", "))
+        if scripts > 0 {
+            let paths: Vec<&str> = self.scripts.iter().map(String::as_str).collect();
+            reasons.push(format!(
+                "{scripts} without an extension (programs told by their #! line: {}), which no frontend reads",
+                paths.join(", ")
+            ));
+        }
+        reasons.join(", ")
     }
 
     /// `.go (14 files)`, `.rs (2 files), .ts (1 file)`…

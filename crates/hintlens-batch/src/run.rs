@@ -126,10 +126,10 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         .map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
     if coverage.is_unsupported() {
         let message = format!(
-            "the changed source files are {} ({} files), which no frontend reads{} (hintlens reads {})",
+            "the changed source files are {} ({} files), which hintlens cannot read: {} (it reads {})",
             coverage.unread_summary(),
             coverage.unread_source_files,
-            coverage.scripts_clause(),
+            coverage.unread_reason(),
             db.languages().join(", ")
         );
         return Err(TaskError {
@@ -163,10 +163,10 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     let mut notes = reference_notes;
     if coverage.unread_source_files > 0 {
         notes.push(format!(
-            "{} changed source files were not read ({}): no frontend reads them{}",
+            "{} changed source files were not read ({}): {}",
             coverage.unread_source_files,
             coverage.unread_summary(),
-            coverage.scripts_clause()
+            coverage.unread_reason()
         ));
     }
     let mut output = TaskOutput {
