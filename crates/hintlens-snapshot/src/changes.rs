@@ -79,7 +79,7 @@ fn added(path: &str, entry: &Entry, source: &dyn BlobSource) -> Result<FileChang
 /// Git's test (a NUL byte in the first 8000 bytes), except for source files: a NUL byte in one is
 /// a syntax error the frontends read past, and its lines are still the change (a test file
 /// taken for binary would add no uses). Binary files have no lines to report.
-fn is_binary(path: &str, content: &[u8]) -> bool {
+pub(crate) fn is_binary(path: &str, content: &[u8]) -> bool {
     crate::source_extension(path).is_none() && content[..content.len().min(8000)].contains(&0)
 }
 
@@ -99,6 +99,28 @@ pub fn added_lines(old: &[u8], new: &[u8]) -> Vec<u32> {
         }
     }
     added
+}
+
+/// [`added_lines`], and where each line of `old` went in `new` (`None`: deleted), as a patch's
+/// hunks would say: for content a binary patch gives whole.
+pub(crate) fn diff_lines(old: &[u8], new: &[u8]) -> (Vec<u32>, Vec<Option<u32>>) {
+    let (old, new) = (lines(old), lines(new));
+    let deadline = Instant::now() + DIFF_DEADLINE;
+    let (mut added, mut map) = (Vec::new(), vec![None; old.len()]);
+    for op in similar::capture_diff_slices_deadline(Algorithm::Myers, &old, &new, Some(deadline)) {
+        match op {
+            DiffOp::Equal { old_index, new_index, len } => {
+                for i in 0..len {
+                    map[old_index + i] = Some((new_index + i) as u32);
+                }
+            }
+            DiffOp::Insert { new_index, new_len, .. } | DiffOp::Replace { new_index, new_len, .. } => {
+                added.extend(new_index as u32..(new_index + new_len) as u32);
+            }
+            DiffOp::Delete { .. } => {}
+        }
+    }
+    (added, map)
 }
 
 /// Lines with their terminators, so that a last line gaining or losing its newline is a change,

@@ -49,6 +49,11 @@ pub enum PatchErrorKind {
     AlreadyExists,
     /// Two diffs of the same patch remove or write the same path.
     ChangedTwice,
+    /// A `GIT binary patch` cannot be applied: its data is corrupt, or it was made against other
+    /// content (the reason says which).
+    BinaryDoesNotApply(String),
+    /// `Binary files … differ` for a source file: the patch does not carry its new content.
+    BinaryWithoutContent,
     /// The file's content could not be read from the repository.
     Read(crate::Error),
     /// The patch names a path outside the repository: absolute, or leaving the root through
@@ -173,6 +178,13 @@ impl fmt::Display for PatchError {
             PatchErrorKind::ChangedTwice => {
                 write!(f, "file {path} is removed or written by more than one diff of the patch")
             }
+            PatchErrorKind::BinaryDoesNotApply(reason) => {
+                write!(f, "the binary patch of {path} does not apply to {snapshot}: {reason}")
+            }
+            PatchErrorKind::BinaryWithoutContent => write!(
+                f,
+                "the patch says only `Binary files … differ` for {path}, a source file, so its new content is unknown (make the patch with `git diff --binary`, or read the reference commit with `--reference commit`)"
+            ),
             PatchErrorKind::Read(error) => write!(f, "cannot read {path}: {error}"),
             PatchErrorKind::UnsafePath { path } => write!(
                 f,

@@ -9,6 +9,7 @@
 //! exist (the editor, a reference commit), [`changes_between`] diffs two snapshots instead and a
 //! [`TestPaths`] classifier splits the changes into code and test.
 
+mod binary;
 mod changes;
 mod error;
 mod patch;
@@ -21,6 +22,7 @@ mod test_paths;
 #[cfg(test)]
 mod tests;
 
+pub use binary::BinaryHunk;
 pub use changes::{added_lines, changes_between};
 pub use error::{HunkRef, PatchError, PatchErrorKind, PatchRole};
 pub use patch::{FilePatch, FileStatus, Hunk, Line, Patch};

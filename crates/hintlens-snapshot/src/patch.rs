@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::binary::{self, BinaryHunk};
 use crate::error::{HunkRef, PatchError, PatchErrorKind};
 use crate::snapshot::Mode;
 
@@ -33,8 +34,14 @@ pub struct FilePatch {
     pub old_mode: Option<Mode>,
     /// From `new mode` / `new file mode`.
     pub new_mode: Option<Mode>,
-    /// `Binary files … differ` or `GIT binary patch`: the content change is not available.
+    /// `Binary files … differ` or `GIT binary patch`: no text hunks.
     pub binary: bool,
+    /// A `GIT binary patch`'s forward hunk: the content change. `None` for `Binary files …
+    /// differ`, which does not carry it.
+    pub binary_hunk: Option<BinaryHunk>,
+    /// The blob ids of the `index <old>..<new>` line, as written (abbreviated, or in full as
+    /// `git diff --binary` writes them): what a binary patch's result is checked against.
+    pub index: Option<(String, String)>,
     /// A gitlink (mode 160000) change, i.e. a submodule pointer rather than a file.
     pub submodule: bool,
     pub hunks: Vec<Hunk>,
@@ -167,6 +174,8 @@ struct Header {
     new_file: bool,
     deleted_file: bool,
     binary: bool,
+    binary_hunk: Option<BinaryHunk>,
+    index: Option<(String, String)>,
     submodule: bool,
 }
 
@@ -240,6 +249,8 @@ fn parse_file(lines: &mut Lines<'_>) -> Result<FilePatch, PatchError> {
         old_mode: header.old_mode,
         new_mode: header.new_mode,
         binary: header.binary,
+        binary_hunk: header.binary_hunk,
+        index: header.index,
         submodule: header.submodule,
         hunks,
         line: first_line,
@@ -279,8 +290,12 @@ fn parse_extended_header(lines: &mut Lines<'_>, header: &mut Header) -> Result<(
         } else if let Some(value) = text.strip_prefix("copy to ") {
             header.copy_to = path(value)?;
         } else if let Some(value) = text.strip_prefix("index ") {
-            // Only the mode matters: a gitlink's `index` line is its only mode evidence.
-            if value.rsplit(' ').next() == Some("160000") {
+            // A gitlink's `index` line is its only mode evidence.
+            let mut parts = value.split(' ');
+            if let Some((old, new)) = parts.next().and_then(|ids| ids.split_once("..")) {
+                header.index = Some((old.to_owned(), new.to_owned()));
+            }
+            if parts.next() == Some("160000") {
                 header.submodule = true;
             }
         } else if text.starts_with("similarity index ") || text.starts_with("dissimilarity index ") {
@@ -289,11 +304,11 @@ fn parse_extended_header(lines: &mut Lines<'_>, header: &mut Header) -> Result<(
             header.binary = true;
         } else if text == "GIT binary patch" {
             header.binary = true;
-            // The payload is base85 lines (each starting with a length letter) and blank
-            // lines, so it ends where the next file starts.
             lines.next();
-            while lines.peek().is_some_and(|l| !l.starts_with(b"diff --git ")) {
-                lines.next();
+            header.binary_hunk = Some(parse_binary_hunk(lines)?);
+            // The reverse hunk (what `git apply -R` reads), when there is one.
+            if lines.peek().is_some_and(|l| l.starts_with(b"literal ") || l.starts_with(b"delta ")) {
+                parse_binary_hunk(lines)?;
             }
             return Ok(());
         } else {
@@ -302,6 +317,36 @@ fn parse_extended_header(lines: &mut Lines<'_>, header: &mut Header) -> Result<(
         lines.next();
     }
     Ok(())
+}
+
+/// One hunk of a `GIT binary patch`: `literal N` or `delta N` (N the inflated size), base85
+/// data lines, and the blank line that ends them (or the end of the text).
+fn parse_binary_hunk(lines: &mut Lines<'_>) -> Result<BinaryHunk, PatchError> {
+    let number = lines.next_number();
+    let header = lines.peek().map(|l| String::from_utf8_lossy(trim_eol(l)).into_owned()).unwrap_or_default();
+    let bad = |line: u32, reason: String| malformed(line, None, format!("binary patch: {reason}"));
+    let (kind, size) = header.split_once(' ').unwrap_or((header.as_str(), ""));
+    let size: usize = size.parse().map_err(|_| {
+        bad(number, format!("expected `literal <size>` or `delta <size>` after `GIT binary patch`, got `{header}`"))
+    })?;
+    let delta = match kind {
+        "literal" => false,
+        "delta" => true,
+        _ => return Err(bad(number, format!("expected `literal <size>` or `delta <size>`, got `{header}`"))),
+    };
+    lines.next();
+    let mut deflated = Vec::new();
+    while let Some(line) = lines.peek() {
+        let line = trim_eol(line);
+        let number = lines.next_number();
+        lines.next();
+        if line.is_empty() {
+            break;
+        }
+        binary::decode_line(line, &mut deflated).map_err(|reason| bad(number, reason))?;
+    }
+    let data = binary::inflate(&deflated, size).map_err(|reason| bad(number, format!("`{header}`: {reason}")))?;
+    Ok(if delta { BinaryHunk::Delta(data) } else { BinaryHunk::Literal(data) })
 }
 
 /// Old path, new path and status, from whichever headers are authoritative: `rename`/`copy`

@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::BlobSource;
+use crate::changes::{diff_lines, is_binary};
 use crate::error::{HunkRef, PatchError, PatchErrorKind, PatchRole};
 use crate::patch::{FilePatch, FileStatus, Hunk, Line, Patch};
 use crate::snapshot::{Entry, Mode, Snapshot};
@@ -174,10 +175,20 @@ fn apply(pre: &Snapshot, source: &dyn BlobSource, patch: &Patch, role: PatchRole
     let mut fates = HashMap::new();
     for file in files {
         let old_entry = file.old_path.as_deref().and_then(|old| pre.get(old));
+        let mut binary = file.binary;
         let (new_entry, added_lines, line_map) = if file.binary {
-            notes.push(binary_note(file, role));
-            let entry = old_entry.map(|entry| entry.with_mode(file.new_mode.unwrap_or(entry.mode)));
-            (entry, Vec::new(), None)
+            match apply_binary(file, old_entry, source).map_err(|e| e.in_patch(role))? {
+                Binary::Applied { entry, lines } => {
+                    binary = lines.is_none();
+                    let (added, map) = lines.map_or((Vec::new(), None), |(added, map)| (added, Some(map)));
+                    (entry, added, map)
+                }
+                Binary::Skipped => {
+                    notes.push(binary_note(file, role));
+                    let entry = old_entry.map(|entry| entry.with_mode(file.new_mode.unwrap_or(entry.mode)));
+                    (entry, Vec::new(), None)
+                }
+            }
         } else {
             let (entry, added, map, eol) = apply_file(file, old_entry, source).map_err(|e| e.in_patch(role))?;
             if eol == EolMatch::IgnoringCr {
@@ -213,7 +224,7 @@ fn apply(pre: &Snapshot, source: &dyn BlobSource, patch: &Patch, role: PatchRole
             status: file.status,
             old_path: file.old_path.clone().filter(|old| *old != key),
             added_lines,
-            binary: file.binary,
+            binary,
         };
         // A type change (file to symlink) is a deletion plus a creation of the same path;
         // the creation describes the result.
@@ -223,6 +234,58 @@ fn apply(pre: &Snapshot, source: &dyn BlobSource, patch: &Patch, role: PatchRole
     }
 
     Ok(Applied { snapshot: pre.with_changes(removals.into_iter().chain(writes)), changes, fates, notes })
+}
+
+/// What a binary diff did to its file.
+enum Binary {
+    /// The new entry (`None`: deleted) and, unless the new content is binary, its added lines
+    /// and the line map from the old content, as a text diff would give them.
+    Applied { entry: Option<Entry>, lines: Option<(Vec<u32>, Vec<Option<u32>>)> },
+    /// `Binary files … differ` for a file that is no source code: its content is unknown, and
+    /// nothing reads it.
+    Skipped,
+}
+
+/// Applies a binary diff: a `GIT binary patch`'s literal or delta, checked against the blob ids
+/// of its `index` line. `Binary files … differ` carries no content: a deletion still applies,
+/// a source file's new content is an error (an answer would silently read the old one), any
+/// other file keeps its previous content, with a note.
+fn apply_binary(file: &FilePatch, old_entry: Option<&Entry>, source: &dyn BlobSource) -> Result<Binary, PatchError> {
+    let path = file.path();
+    let error = |kind| PatchError::new(kind).at_path(Some(path));
+    let does_not_apply = |reason: String| error(PatchErrorKind::BinaryDoesNotApply(reason));
+    if file.status == FileStatus::Deleted {
+        return Ok(Binary::Applied { entry: None, lines: None });
+    }
+    let Some(hunk) = &file.binary_hunk else {
+        return match crate::source_extension(path) {
+            Some(_) => Err(error(PatchErrorKind::BinaryWithoutContent)),
+            None => Ok(Binary::Skipped),
+        };
+    };
+    // An id of zeros stands for no file (`index 0000000..abc` of an added file).
+    let named = |id: &str| !id.is_empty() && id.bytes().any(|b| b != b'0');
+    let (old_id, new_id) = file.index.clone().unwrap_or_default();
+    if let (Some(entry), true) = (old_entry, named(&old_id))
+        && !entry.id.to_string().starts_with(&old_id)
+    {
+        return Err(does_not_apply(format!(
+            "it was made against blob {old_id}, and the file is blob {} (is the snapshot at the patch's base commit?)",
+            entry.id
+        )));
+    }
+    let old = match old_entry {
+        Some(entry) => read(file, entry, source)?,
+        None => Arc::from(&b""[..]),
+    };
+    let new = hunk.apply(&old).map_err(does_not_apply)?;
+    let id = crate::blob_id(&new);
+    if named(&new_id) && !id.to_string().starts_with(&new_id) {
+        return Err(does_not_apply(format!("its result is blob {id}, the patch's index line names {new_id}")));
+    }
+    let lines = (!is_binary(path, &old) && !is_binary(path, &new)).then(|| diff_lines(&old, &new));
+    let mode = file.new_mode.or(old_entry.map(|entry| entry.mode)).unwrap_or(Mode::File);
+    Ok(Binary::Applied { entry: Some(Entry::in_memory(new.into(), mode)), lines })
 }
 
 fn binary_note(file: &FilePatch, role: PatchRole) -> String {

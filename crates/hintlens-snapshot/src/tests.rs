@@ -324,9 +324,92 @@ fn no_newline_at_end_of_file_on_both_sides() {
     assert_eq!(text(&r, "a.txt"), "one\n2");
 }
 
+/// `git diff --binary` of a `.py` file holding a NUL byte (a delta), a binary image (a delta)
+/// and a new binary file (a literal), as git wrote them.
+const GIT_BINARY_PATCH: &str = "\
+diff --git a/logo.png b/logo.png
+index c8b49c8cd518e58491924bfc364ff26e01a85009..363f05296d4e933f77016839a2bcb93effd68a1a 100644
+GIT binary patch
+delta 21
+VcmZqRXyBNT!W97r8}lYH0{}~i2QvTw
+
+delta 10
+RcmZqRXy91H$h?S=5daTR0$Tt8
+
+diff --git a/mod.py b/mod.py
+index 0332fed7ef861982240e4163ebd1c081a63c68b1..fd6f9080f143b3a79097f5feee7e54b1d8f2c65d 100644
+GIT binary patch
+delta 39
+scmb2Kn;@ga#g&qprjVCf9-on#Q;=GuQK4zYr2qs)sU@XFc?uO=0O1V_ga7~l
+
+delta 4
+LcmcDMnIHoI0*nC%
+
+diff --git a/new.bin b/new.bin
+new file mode 100644
+index 0000000000000000000000000000000000000000..2f80ba2d0304f08ad583c74f6a3f5271562ec999
+GIT binary patch
+literal 8
+PcmZQzWXed*$;k%*20{WD
+
+literal 0
+HcmV?d00001
+
+";
+
+fn binary_base() -> Snapshot {
+    let logo: Vec<u8> = (0..4).flat_map(|_| 0..=255u8).collect();
+    Snapshot::from_files([
+        ("logo.png".to_owned(), logo),
+        ("mod.py".to_owned(), b"def old():\n    return \"a\0b\"\n".to_vec()),
+    ])
+}
+
 #[test]
-fn binary_patches_are_skipped_with_a_note() {
-    let b = base(&[("img/logo.png", "PNG1"), ("a.txt", "x\n")]);
+fn git_binary_patches_are_applied() {
+    let b = binary_base();
+    let r = apply(&b, GIT_BINARY_PATCH, "");
+    assert!(r.notes.is_empty(), "{:?}", r.notes);
+    assert_eq!(paths(&r.snapshot), ["logo.png", "mod.py", "new.bin"]);
+    let read = |path| r.snapshot.read(path, &NoBlobs).unwrap();
+    assert_eq!(&*read("mod.py"), b"def old():\n    return \"a\0b\"\n\n\ndef new_helper(x):\n    return x\n");
+    assert_eq!(&*read("new.bin"), b"\0\x01\x02hello");
+    assert_eq!(&read("logo.png")[100..110], b"XXXXXXXXXX");
+    assert_eq!(r.snapshot.get("logo.png").unwrap().id.to_string(), "363f05296d4e933f77016839a2bcb93effd68a1a");
+    // A source file's lines are the change, as its text diff's would be; a binary file has none.
+    assert_eq!(r.code.files["mod.py"], change(FileStatus::Modified, None, &[2, 3, 4, 5]));
+    assert!(r.code.files["logo.png"].binary && r.code.files["logo.png"].added_lines.is_empty());
+    assert!(r.code.files["new.bin"].binary && r.code.files["new.bin"].status == FileStatus::Added);
+}
+
+#[test]
+fn a_binary_patch_that_cannot_apply_is_an_error() {
+    // Made against other content: the index line's old id says so before the delta is tried.
+    let other = Snapshot::from_files([
+        ("logo.png".to_owned(), b"not the logo".to_vec()),
+        ("mod.py".to_owned(), b"def old():\n    return \"a\0b\"\n".to_vec()),
+    ]);
+    let error = apply_err(&other, GIT_BINARY_PATCH, "");
+    assert!(matches!(error.kind(), PatchErrorKind::BinaryDoesNotApply(_)), "{error}");
+    assert_eq!(error.path(), Some("logo.png"));
+    assert!(error.to_string().contains("it was made against blob c8b49c8cd518e58491924bfc364ff26e01a85009"), "{error}");
+    // Without the index line, the delta itself refuses a base of another size.
+    let unchecked = GIT_BINARY_PATCH.replace(
+        "index c8b49c8cd518e58491924bfc364ff26e01a85009..363f05296d4e933f77016839a2bcb93effd68a1a 100644\n",
+        "",
+    );
+    let error = apply_err(&other, &unchecked, "");
+    assert!(error.to_string().contains("the delta is against 1024 bytes, the old content has 12"), "{error}");
+    // Corrupt data is a parse error naming the line.
+    let corrupt = GIT_BINARY_PATCH.replace("PcmZQzWXed*$;k%*20{WD", "PcmZQzWXed*$;k%*20{WE");
+    let error = apply_err(&binary_base(), &corrupt, "");
+    assert!(matches!(error.kind(), PatchErrorKind::Malformed(_)), "{error}");
+    assert!(error.to_string().contains("line 23") && error.to_string().contains("`literal 8`"), "{error}");
+}
+
+#[test]
+fn binary_diffs_without_content() {
+    let b = base(&[("img/logo.png", "PNG1"), ("a.txt", "x\n"), ("lib/mod.py", "x = 1\n"), ("gone.bin", "\0")]);
     let code = "\
 diff --git a/img/logo.png b/img/logo.png
 index 1111111..2222222 100644
@@ -334,13 +417,11 @@ Binary files a/img/logo.png and b/img/logo.png differ
 diff --git a/img/new.png b/img/new.png
 new file mode 100644
 index 0000000..3333333
-GIT binary patch
-literal 4
-LcmZ?wbaVg!0^tBE
-
-literal 0
-HcmV?d00001
-
+Binary files /dev/null and b/img/new.png differ
+diff --git a/gone.bin b/gone.bin
+deleted file mode 100644
+index 4444444..0000000
+Binary files a/gone.bin and /dev/null differ
 diff --git a/a.txt b/a.txt
 --- a/a.txt
 +++ b/a.txt
@@ -348,8 +429,9 @@ diff --git a/a.txt b/a.txt
 -x
 +y
 ";
+    // A file nothing reads keeps its content, with a note; a deletion needs no content.
     let r = apply(&b, code, "");
-    assert_eq!(paths(&r.snapshot), ["a.txt", "img/logo.png"]);
+    assert_eq!(paths(&r.snapshot), ["a.txt", "img/logo.png", "lib/mod.py"]);
     assert_eq!(text(&r, "img/logo.png"), "PNG1");
     assert_eq!(text(&r, "a.txt"), "y\n");
     assert_eq!(
@@ -359,8 +441,18 @@ diff --git a/a.txt b/a.txt
             "code patch: binary patch for img/new.png skipped: the file is not in the reference snapshot",
         ]
     );
-    assert!(r.code.files["img/new.png"].binary);
-    assert!(r.code.files["img/logo.png"].binary);
+    assert!(r.code.files["img/new.png"].binary && r.code.files["img/logo.png"].binary);
+    assert_eq!(r.code.files["gone.bin"].status, FileStatus::Deleted);
+    // A source file's new content is needed: without it the answer would read the old one.
+    let source = "\
+diff --git a/lib/mod.py b/lib/mod.py
+index 1111111..2222222 100644
+Binary files a/lib/mod.py and b/lib/mod.py differ
+";
+    let error = apply_err(&b, "", source);
+    assert!(matches!(error.kind(), PatchErrorKind::BinaryWithoutContent), "{error}");
+    assert_eq!(error.role(), Some(PatchRole::Test));
+    assert!(error.to_string().contains("lib/mod.py, a source file, so its new content is unknown"), "{error}");
 }
 
 #[test]
