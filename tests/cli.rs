@@ -608,7 +608,7 @@ fn go_tasks_are_read_and_report_their_coverage() {
 }
 
 #[test]
-fn a_file_missing_from_git_fails_its_task_naming_the_file_once() {
+fn a_file_missing_from_git_that_the_task_does_not_need_is_a_note() {
     let (repo, base) = git_repository(&[
         ("go.mod", "module example.com/store\n\ngo 1.22\n"),
         ("store/store.go", "package store\n\ntype Store struct{}\n"),
@@ -633,10 +633,17 @@ fn a_file_missing_from_git_fails_its_task_naming_the_file_once() {
     let output = hintlens().arg("batch").arg(&dataset).args(["--repo", &repo_arg]).output().unwrap();
     let records = records(&output.stdout);
     let go = by_id(&records, "go");
-    // No answer built without a file it needed passes for a whole one.
-    assert_eq!(go["status"], "error", "{go:#}");
-    assert_eq!(go["error"]["kind"], "git", "{go:#}");
-    let message = go["error"]["message"].as_str().unwrap();
-    assert!(message.starts_with("cannot read 1 files from git (native/store.c: "), "{message}");
-    assert_eq!(message.matches("native/store.c").count(), 1, "{message}");
+    // The Go task needs the C file's words only, for base_occurrences: it is answered, and says
+    // that the count is a lower bound.
+    assert_eq!(go["status"], "ok", "{go:#}");
+    assert_eq!(go["coverage"]["unreadable_files"], 1, "{go:#}");
+    let set_limit = &go["selections"]["defuse"][0];
+    assert_eq!((&set_limit["name"], &set_limit["base_occurrences_lower_bound"]), (&json!("SetLimit"), &json!(true)));
+    let notes: Vec<&str> = go["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert_eq!(
+        notes,
+        [format!(
+            "1 file of the repository could not be read and was left out of the repository-wide facts, which are lower bounds (base_occurrences_lower_bound): native/store.c (blob {blob} is missing from the repository)"
+        )]
+    );
 }

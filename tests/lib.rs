@@ -254,8 +254,8 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
         }
         Ok::<_, String>(selections)
     };
-    let base_index = db.index_snapshot(&base, || NoBlobs).map_err(|e| e.to_string())?;
-    let reference_index = db.index_snapshot(&reference.snapshot, || NoBlobs).map_err(|e| e.to_string())?;
+    let base_index = db.index_snapshot(&base, || NoBlobs);
+    let reference_index = db.index_snapshot(&reference.snapshot, || NoBlobs);
     let selections = select_all(&db, &base_index, &reference_index)?;
     // A batch reads on demand what the answers need: the same answers.
     let demand_db = Database::new(hintlens_batch::frontends());

@@ -79,6 +79,15 @@ pub struct Coverage {
     /// holds more C++ sources than C sources, else C), each with the language it was read as.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub read_as: BTreeMap<String, String>,
+    /// Files of the snapshots that could not be read (a missing object, a damaged pack) and
+    /// that no answer needed whole: they are left out of the repository-wide facts, which are
+    /// then lower bounds (the record's notes name them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unreadable_files: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Coverage {

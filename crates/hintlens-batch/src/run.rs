@@ -81,6 +81,10 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     let base_id =
         repo.resolve_commit(spec.base_commit).map_err(|e| TaskError::new(ErrorKind::CommitNotFound, e.to_string()))?;
     let base = repo.snapshot(base_id).map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
+    // A partial clone fetches what the task may read in one go, before anything reads it.
+    if repo.is_partial() {
+        fetch_ahead(repo, db, &base, spec);
+    }
     let reader = repo.reader();
     let from_commit = |why: Option<String>| -> Result<Reference, TaskError> {
         let Some(rev) = spec.reference_commit else {
@@ -91,6 +95,13 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         };
         let id = repo.resolve_commit(rev).map_err(|e| TaskError::new(ErrorKind::CommitNotFound, e.to_string()))?;
         let snapshot = repo.snapshot(id).map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
+        if repo.is_partial() {
+            // Both versions of every file the commit changed are read for its line diff.
+            let changed = snapshot.iter().filter(|(path, entry)| base.get(path).is_none_or(|old| old.id != entry.id));
+            let ids = changed.flat_map(|(path, entry)| [Some(entry.id), base.get(path).map(|old| old.id)]).flatten();
+            // A fetch that fails is met again by the reads that need it, which report it.
+            let _ = repo.fetch_missing(ids);
+        }
         let test_patch = Patch::parse(spec.test_patch.as_bytes()).map_err(patch_error)?;
         let touched = test_patch.touched_paths();
         // Without a test patch, the default path classifier says which files are tests.
@@ -139,10 +150,9 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
     }
     let git = |e: hintlens_snapshot::Error| TaskError::new(ErrorKind::Git, e.to_string());
     let (base_index, reference_index) = match spec.index {
-        IndexMode::Full => (
-            db.index_snapshot(&base, || repo.reader()).map_err(git)?,
-            db.index_snapshot(&reference.snapshot, || repo.reader()).map_err(git)?,
-        ),
+        IndexMode::Full => {
+            (db.index_snapshot(&base, || repo.reader()), db.index_snapshot(&reference.snapshot, || repo.reader()))
+        }
         IndexMode::Demand => {
             let base_index = db.snapshot_on_demand(&base, Box::new(repo.reader()));
             let reference_index = db.derive_on_demand(&base, &base_index, &reference.snapshot, Box::new(repo.reader()));
@@ -205,7 +215,50 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
             format!("cannot read {} files from git ({}); is the repository complete?", unread.len(), unread.join("; ")),
         ));
     }
+    // Files only looked through for names (every file of B, for `base_occurrences`) that could
+    // not be read: the answer stands, its repository-wide facts are lower bounds, and it says so.
+    let unscanned: std::collections::BTreeMap<String, String> =
+        base_index.unscanned().into_iter().chain(reference_index.unscanned()).collect();
+    if !unscanned.is_empty() {
+        output.coverage.unreadable_files = unscanned.len();
+        let listed: Vec<String> = unscanned.iter().map(|(path, error)| format!("{path} ({error})")).collect();
+        let files = match unscanned.len() {
+            1 => "1 file of the repository could not be read and was".to_owned(),
+            n => format!("{n} files of the repository could not be read and were"),
+        };
+        output.notes.push(format!(
+            "{files} left out of the repository-wide facts, which are lower bounds (base_occurrences_lower_bound): {}",
+            listed.join("; ")
+        ));
+    }
     Ok(output)
+}
+
+/// Fetches, in one `git fetch` from a partial clone's promisor remote, the blobs of `base` the
+/// task may read and the clone lacks: every file a frontend reads (their words answer the
+/// repository-wide facts) and every file the patches touch. What this misses is fetched when
+/// read, one blob at a time; a fetch that fails is reported by the reads that need it.
+fn fetch_ahead(repo: &Repository, db: &Database, base: &hintlens_snapshot::Snapshot, spec: &TaskSpec<'_>) {
+    let _ = repo.fetch_missing(blobs_ahead(db, base, spec.patch, spec.test_patch));
+}
+
+/// The blobs of `base` a task with these patches may read: every file a frontend reads and
+/// every file the patches touch.
+fn blobs_ahead(
+    db: &Database,
+    base: &hintlens_snapshot::Snapshot,
+    patch: Option<&str>,
+    test_patch: &str,
+) -> Vec<hintlens_snapshot::ObjectId> {
+    let mut ids = db.claimed_blobs(base);
+    for text in patch.into_iter().chain([test_patch]) {
+        // A patch that does not parse is reported when the reference is built.
+        if let Ok(patch) = Patch::parse(text.as_bytes()) {
+            let touched = patch.touched_paths().into_iter().filter_map(|path| base.get(path));
+            ids.extend(touched.filter(|entry| entry.is_in_git()).map(|entry| entry.id));
+        }
+    }
+    ids
 }
 
 /// Tells the task's database which blobs are the base and reference versions of each changed
@@ -279,10 +332,12 @@ fn coverage<'c>(
 }
 
 /// A patch that cannot be used: `unsafe_path` when it names a path outside the repository,
+/// `git` when a file it changes cannot be read from the repository (the patch is not to blame),
 /// else `patch_does_not_apply`.
 fn patch_error(e: hintlens_snapshot::PatchError) -> TaskError {
     let kind = match e.kind() {
         hintlens_snapshot::PatchErrorKind::UnsafePath { .. } => ErrorKind::UnsafePath,
+        hintlens_snapshot::PatchErrorKind::Read(_) => ErrorKind::Git,
         _ => ErrorKind::PatchDoesNotApply,
     };
     TaskError::new(kind, e.to_string())
@@ -342,6 +397,8 @@ pub struct BatchSummary {
     pub resumed: usize,
     /// The run stopped taking tasks (`BatchOptions::stop`) before all were done.
     pub interrupted: bool,
+    /// What partial clones fetched from their promisor remotes for the tasks.
+    pub fetched: hintlens_snapshot::Fetched,
     pub elapsed: Duration,
 }
 
@@ -417,7 +474,7 @@ pub fn run_records(
     let to_run = total - resumed;
     let mut summary = BatchSummary { total, resumed, ..BatchSummary::default() };
     std::thread::scope(|scope| -> Result<(), BatchError> {
-        scope.spawn(move || pool.install(|| run_groups(options, groups, tx)));
+        let running = scope.spawn(move || pool.install(|| run_groups(options, groups, tx)));
         for finished in rx {
             summary.done += 1;
             if finished.unsupported {
@@ -441,6 +498,8 @@ pub fn run_records(
                 unsupported_so_far: summary.unsupported,
             });
         }
+        // The channel closes when every task has finished.
+        summary.fetched = running.join().unwrap_or_default();
         Ok(())
     })?;
     summary.interrupted = summary.done < to_run && options.stopped();
@@ -448,11 +507,17 @@ pub fn run_records(
     Ok(summary)
 }
 
-fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx: mpsc::Sender<Finished>) {
+/// Runs each repository's tasks; returns what partial clones fetched for them.
+fn run_groups(
+    options: &BatchOptions,
+    groups: Vec<(String, Vec<TaskRecord>)>,
+    tx: mpsc::Sender<Finished>,
+) -> hintlens_snapshot::Fetched {
     use rayon::prelude::*;
+    let mut fetched = hintlens_snapshot::Fetched::default();
     for (repo_name, tasks) in groups {
         if options.stopped() {
-            return;
+            return fetched;
         }
         let opened =
             options.locator.locate(&repo_name).map_err(|m| TaskError::new(ErrorKind::RepositoryNotFound, m)).and_then(
@@ -483,7 +548,7 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                 .filter_map(|t| ctx.repository.resolve_commit(&t.base_commit).ok())
                 .filter_map(|id| ctx.repository.snapshot(id).ok())
                 .collect();
-            let _ = ctx.db.index_snapshots(&bases, || ctx.repository.reader());
+            ctx.db.index_snapshots(&bases, || ctx.repository.reader());
         }
         // Tasks run oldest base first, handed out in that order, so that tasks at hand have
         // neighbouring bases: the blob words they share are read once, and the words of blobs
@@ -498,6 +563,20 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
             })
             .collect();
         tasks.sort_by_key(|&(age, _)| age);
+        // A partial clone fetches what every task may read in one go, before any task reads:
+        // one `git fetch` for the repository, not one per task (each task still fetches what
+        // this one missed, as `run_task` alone does).
+        if ctx.repository.is_partial() && !options.stopped() {
+            let mut ids = HashSet::new();
+            for (_, t) in &tasks {
+                let base = ctx.repository.resolve_commit(&t.base_commit).and_then(|id| ctx.repository.snapshot(id));
+                if let Ok(base) = base {
+                    ids.extend(blobs_ahead(&ctx.db, &base, t.patch.as_deref(), &t.test_patch));
+                }
+            }
+            // What fails here is met again, task by task, by the reads that need it.
+            let _ = ctx.repository.fetch_missing(ids);
+        }
         // Task numbers still running, for `forget_words_before`.
         let running = std::sync::Mutex::new(std::collections::BTreeSet::new());
         let (repository, prototype) = (&ctx.repository, std::sync::Mutex::new(ctx.db.clone()));
@@ -571,7 +650,9 @@ fn run_groups(options: &BatchOptions, groups: Vec<(String, Vec<TaskRecord>)>, tx
                 ctx.db.forget_words_before(oldest);
             }
         });
+        fetched += ctx.repository.fetched();
     }
+    fetched
 }
 
 #[derive(Debug)]

@@ -187,7 +187,7 @@ fn index(repo_path: &Path, rev: &str, threads: usize, language: Option<&str>, re
         let db = hintlens_db::Database::new(chosen());
         let (snapshot, repo) = (&snapshot, &repo);
         time(move || {
-            p.install(move || db.index_snapshot(snapshot, || repo.reader()).expect("indexing"));
+            p.install(move || db.index_snapshot(snapshot, || repo.reader()));
         })
     };
     let (mut p1, mut e1, mut d1, mut pn, mut dn) = (vec![], vec![], vec![], vec![], vec![]);

@@ -493,14 +493,30 @@ impl Database {
     /// pool. Files already seen (same blob) are not read or parsed again.
     ///
     /// `open_source` gives each worker thread its own blob reader (git readers are not `Sync`).
+    /// A file that cannot be read (a missing object, a damaged pack) is kept as such: a query
+    /// that needs it reports it ([`SnapshotIndex::read_errors`], [`SnapshotIndex::unscanned`]),
+    /// as an on-demand snapshot's would.
     pub fn index_snapshot<S: BlobSource>(
         &self,
         snapshot: &Snapshot,
         open_source: impl Fn() -> S + Sync,
-    ) -> Result<SnapshotIndex, hintlens_snapshot::Error> {
+    ) -> SnapshotIndex {
         let (claimed, holdings) = self.claimed(snapshot);
-        let files = self.index_claimed(&claimed, open_source)?.into_iter().map(|(p, f)| (p, Slot::Ready(f))).collect();
-        Ok(SnapshotIndex { files: Arc::new(Files::in_path_order(files)), blobs: None, holdings, counts: None })
+        let files = self.index_claimed(&claimed, open_source);
+        SnapshotIndex {
+            files: Arc::new(Files::in_path_order(files)),
+            blobs: None,
+            unread: Arc::default(),
+            holdings,
+            counts: None,
+        }
+    }
+
+    /// The blobs of the files of `snapshot` a frontend claims: what a task on it may read (their
+    /// words for repository-wide facts, a file to parse), for fetching ahead what a partial
+    /// clone lacks. Nothing is read.
+    pub fn claimed_blobs(&self, snapshot: &Snapshot) -> Vec<ObjectId> {
+        self.claimed(snapshot).0.into_iter().filter(|(_, entry, _)| entry.is_in_git()).map(|(_, e, _)| e.id).collect()
     }
 
     /// The claimed files of `snapshot`, read and indexed only when a query needs them (see
@@ -586,11 +602,8 @@ impl Database {
     /// Indexes the distinct files of many snapshots in one parallel pass: the base commits of a
     /// repository's tasks share most of their files, and tasks indexing them concurrently would
     /// make one worker wait while another parses the file both need.
-    pub fn index_snapshots<S: BlobSource>(
-        &self,
-        snapshots: &[Snapshot],
-        open_source: impl Fn() -> S + Sync,
-    ) -> Result<(), hintlens_snapshot::Error> {
+    /// A file that cannot be read is left for the snapshot that needs it to report.
+    pub fn index_snapshots<S: BlobSource>(&self, snapshots: &[Snapshot], open_source: impl Fn() -> S + Sync) {
         let mut seen = HashSet::new();
         let claimed: Vec<Claimed<'_>> = snapshots
             .iter()
@@ -599,8 +612,7 @@ impl Database {
                 seen.insert((entry.id, language)) && !self.by_content.contains_key(&(entry.id, language))
             })
             .collect();
-        self.index_claimed(&claimed, open_source)?;
-        Ok(())
+        self.index_claimed(&claimed, open_source);
     }
 
     /// The files of `snapshot` some frontend claims, in path order, each in its language there,
@@ -638,7 +650,7 @@ impl Database {
         &self,
         claimed: &[Claimed<'_>],
         open_source: impl Fn() -> S + Sync,
-    ) -> Result<Vec<(Arc<str>, SourceFile)>, hintlens_snapshot::Error> {
+    ) -> Vec<(Arc<str>, Slot)> {
         // A database handle is `Send` but not `Sync`, and a git reader is not `Sync` either:
         // each piece of work rayon splits off gets its own of both (`map_init`), so that files
         // are handed out one by one and the threads finish together.
@@ -650,12 +662,18 @@ impl Database {
                 |(db, source), &(path, entry, language)| {
                     // The reader is opened on the first blob not yet interned: most files of a
                     // later snapshot are, and opening one costs more than finding a file indexed.
-                    let file =
-                        db.intern_file(entry.id, language, || entry.read(source.get_or_insert_with(&open_source)))?;
+                    let read =
+                        db.intern_file(entry.id, language, || entry.read(source.get_or_insert_with(&open_source)));
+                    let file = match read {
+                        Ok(file) => file,
+                        Err(error) => {
+                            return (path.clone(), Slot::Unreadable { language, error: error.to_string().into() });
+                        }
+                    };
                     // Index now, on this worker, so the whole snapshot is parsed in parallel.
                     file_index(db, file);
                     file_names(db, file);
-                    Ok((path.clone(), file))
+                    (path.clone(), Slot::Ready(file))
                 },
             )
             .collect()
@@ -674,6 +692,8 @@ pub struct SnapshotIndex {
     /// Keyed by the snapshot's own path strings, shared, not copied.
     files: Arc<Files>,
     blobs: Option<Arc<Blobs>>,
+    /// What could not be read, by what needed it.
+    unread: Arc<Unread>,
     /// What languages the snapshot holds files of ([`Database::language_in`]).
     holdings: Holdings,
     /// The repository-wide counts answered so far, for a snapshot whose files never change
@@ -703,7 +723,8 @@ fn on_demand_index(
 ) -> SnapshotIndex {
     SnapshotIndex {
         files: Arc::new(Files::in_path_order(files)),
-        blobs: Some(Arc::new(Blobs { reader: Mutex::new(source), errors: Mutex::default() })),
+        blobs: Some(Arc::new(Blobs { reader: Mutex::new(source) })),
+        unread: Arc::default(),
         holdings,
         counts: None,
     }
@@ -746,27 +767,55 @@ impl Files {
     }
 }
 
-/// One claimed file: an input already, or a blob to read on first need.
+/// One claimed file: an input already, a blob to read on first need, or a blob that could not
+/// be read when the snapshot was indexed up front.
 #[derive(Debug, Clone)]
 enum Slot {
     Ready(SourceFile),
     Blob { entry: Entry, language: LanguageId },
+    Unreadable { language: LanguageId, error: Arc<str> },
 }
 
-/// Where an on-demand snapshot reads its blobs, and what it failed to read.
+/// Where an on-demand snapshot reads its blobs.
 struct Blobs {
     reader: Mutex<Box<dyn BlobSource + Send>>,
-    errors: Mutex<Vec<String>>,
 }
 
 impl Blobs {
     fn read(&self, entry: &Entry) -> Result<Arc<[u8]>, hintlens_snapshot::Error> {
         entry.read(&**self.reader.lock().unwrap_or_else(|e| e.into_inner()))
     }
+}
 
-    /// What was read for the file at `path`; an error is kept ([`SnapshotIndex::read_errors`]).
-    fn answer<T>(&self, path: &str, read: Result<T, hintlens_snapshot::Error>) -> Option<T> {
-        read.map_err(|e| self.errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{path}: {e}"))).ok()
+/// What a query wanted of a file it could not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// The file itself: an answer was to be read from it, and is no answer without it.
+    Whole,
+    /// Its words, as one of the many files a repository-wide fact or a search for candidates
+    /// looks through: what is computed without it is a lower bound.
+    Words,
+}
+
+/// The files a snapshot could not read, by what needed them.
+#[derive(Default)]
+struct Unread {
+    needed: Mutex<BTreeMap<String, String>>,
+    scanned: Mutex<BTreeMap<String, String>>,
+}
+
+impl Unread {
+    /// What was read for the file at `path`; an error is kept, by `need`.
+    fn answer<T, E: std::fmt::Display>(&self, need: Need, path: &str, read: Result<T, E>) -> Option<T> {
+        read.map_err(|e| self.record(need, path, &e)).ok()
+    }
+
+    fn record(&self, need: Need, path: &str, error: &dyn std::fmt::Display) {
+        let list = match need {
+            Need::Whole => &self.needed,
+            Need::Words => &self.scanned,
+        };
+        list.lock().unwrap_or_else(|e| e.into_inner()).entry(path.to_owned()).or_insert_with(|| error.to_string());
     }
 }
 
@@ -777,6 +826,7 @@ impl SnapshotIndex {
                 files.into_iter().map(|(p, f)| (Arc::from(p), Slot::Ready(f))).collect(),
             )),
             blobs: None,
+            unread: Arc::default(),
             holdings: Holdings::default(),
             counts: None,
         }
@@ -805,6 +855,7 @@ impl SnapshotIndex {
         SnapshotIndex {
             files: Arc::new(Files::in_path_order(files)),
             blobs: self.blobs.clone(),
+            unread: self.unread.clone(),
             holdings: self.holdings.clone(),
             // Its files may be edited: it counts anew.
             counts: None,
@@ -823,15 +874,7 @@ impl SnapshotIndex {
     /// such source file — or when reading it failed, which [`SnapshotIndex::read_errors`] then
     /// reports, so that no answer built without the file passes for a whole one.
     pub fn get(&self, db: &dyn Db, path: &str) -> Option<SourceFile> {
-        match self.files.get(path)? {
-            Slot::Ready(file) => Some(*file),
-            Slot::Blob { entry, language } => self.load(db, path, entry, *language),
-        }
-    }
-
-    fn load(&self, db: &dyn Db, path: &str, entry: &Entry, language: LanguageId) -> Option<SourceFile> {
-        let blobs = self.blobs.as_ref()?;
-        blobs.answer(path, db.intern_blob(entry.id, language, &|| blobs.read(entry)))
+        self.file(db, path, self.files.get(path)?, Need::Whole)
     }
 
     /// The language the snapshot reads the file at `path` in, if it holds one (nothing is read).
@@ -860,7 +903,9 @@ impl SnapshotIndex {
     /// The files of `language` directly in directory `dir` (`""` for the top), in path order,
     /// read on demand.
     pub fn in_directory<'s>(&'s self, db: &dyn Db, dir: &str, language: LanguageId) -> Vec<(&'s str, SourceFile)> {
-        self.directory(db, dir, language).filter_map(|(path, slot)| Some((path, self.file(db, path, slot)?))).collect()
+        self.directory(db, dir, language)
+            .filter_map(|(path, slot)| Some((path, self.file(db, path, slot, Need::Whole)?)))
+            .collect()
     }
 
     /// The paths of [`SnapshotIndex::in_directory`] whose files name every part of one of `names`
@@ -943,7 +988,10 @@ impl SnapshotIndex {
     /// The files that name `name` as an identifier — a word of their code, not of a comment or
     /// string ([`Words`]) — in path order, read on demand.
     pub fn files_naming(&self, db: &dyn Db, name: &str) -> Vec<(&str, SourceFile)> {
-        self.naming(db, name).into_iter().filter_map(|(path, slot)| Some((path, self.file(db, path, slot)?))).collect()
+        self.naming(db, name)
+            .into_iter()
+            .filter_map(|(path, slot)| Some((path, self.file(db, path, slot, Need::Whole)?)))
+            .collect()
     }
 
     /// In how many files `name` occurs as an identifier ([`SnapshotIndex::files_naming`]). On
@@ -969,7 +1017,7 @@ impl SnapshotIndex {
                 .filter(|(path, slot)| {
                     db.unwind_if_revision_cancelled();
                     self.may_spell(db, path, slot, &runs)
-                        && self.file(db, path, slot).is_some_and(|f| file_names(db, f).contains(name))
+                        && self.file(db, path, slot, Need::Words).is_some_and(|f| file_names(db, f).contains(name))
                 })
                 .map(|(path, slot)| (&**path, slot))
                 .collect();
@@ -1018,7 +1066,7 @@ impl SnapshotIndex {
                     None => true,
                 }
             })
-            .filter_map(|(path, slot)| self.file(db, path, slot))
+            .filter_map(|(path, slot)| self.file(db, path, slot, Need::Words))
             .filter(|&file| file_index(db, file).strings.iter().any(|s| s.value == value))
             .count()
     }
@@ -1026,44 +1074,69 @@ impl SnapshotIndex {
     fn language(&self, db: &dyn Db, slot: &Slot) -> LanguageId {
         match slot {
             Slot::Ready(file) => file.language(db),
-            Slot::Blob { language, .. } => *language,
+            Slot::Blob { language, .. } | Slot::Unreadable { language, .. } => *language,
         }
     }
 
-    fn file(&self, db: &dyn Db, path: &str, slot: &Slot) -> Option<SourceFile> {
+    /// A file's input, read (and interned) on first need; a failure is kept by `need`.
+    fn file(&self, db: &dyn Db, path: &str, slot: &Slot, need: Need) -> Option<SourceFile> {
         match slot {
             Slot::Ready(file) => Some(*file),
-            Slot::Blob { entry, language } => self.load(db, path, entry, *language),
+            Slot::Blob { entry, language } => {
+                let blobs = self.blobs.as_ref()?;
+                self.unread.answer(need, path, db.intern_blob(entry.id, *language, &|| blobs.read(entry)))
+            }
+            Slot::Unreadable { error, .. } => self.unread.answer(need, path, Err::<SourceFile, _>(error)),
         }
     }
 
     /// A file's words: of its text when it is an input, else of its blob, read once per
-    /// database family ([`Db::blob_words`]).
+    /// database family ([`Db::blob_words`]). A file whose words cannot be read is left out of
+    /// the scan asking, which [`SnapshotIndex::unscanned`] reports.
     fn words(&self, db: &dyn Db, path: &str, slot: &Slot) -> Option<Arc<Words>> {
         match slot {
             Slot::Ready(file) => Some(file_words(db, *file).clone()),
             Slot::Blob { entry, language } => {
                 let blobs = self.blobs.as_ref()?;
-                blobs.answer(path, db.blob_words(entry.id, *language, &|| blobs.read(entry)))
+                self.unread.answer(Need::Words, path, db.blob_words(entry.id, *language, &|| blobs.read(entry)))
             }
+            Slot::Unreadable { error, .. } => self.unread.answer(Need::Words, path, Err::<Arc<Words>, _>(error)),
         }
     }
 
-    /// A file's text, read again from its blob (not kept) when it is not an input.
+    /// A file's text, read again from its blob (not kept) when it is not an input: for scans.
     fn text(&self, db: &dyn Db, path: &str, slot: &Slot) -> Option<Arc<[u8]>> {
         match slot {
             Slot::Ready(file) => Some(file.text(db).clone()),
             Slot::Blob { entry, .. } => {
                 let blobs = self.blobs.as_ref()?;
-                blobs.answer(path, blobs.read(entry))
+                self.unread.answer(Need::Words, path, blobs.read(entry))
             }
+            Slot::Unreadable { error, .. } => self.unread.answer(Need::Words, path, Err::<Arc<[u8]>, _>(error)),
         }
     }
 
-    /// The files an on-demand snapshot could not read, as `path: error`. An answer computed
-    /// while any was unreadable is incomplete.
+    /// The files an answer needed and the snapshot could not read, as `path: error`: an answer
+    /// computed without any of them is no answer.
     pub fn read_errors(&self) -> Vec<String> {
-        self.blobs.as_ref().map(|b| b.errors.lock().unwrap_or_else(|e| e.into_inner()).clone()).unwrap_or_default()
+        let needed = self.unread.needed.lock().unwrap_or_else(|e| e.into_inner());
+        needed.iter().map(|(path, error)| format!("{path}: {error}")).collect()
+    }
+
+    /// Whether some file only scanned for its words could not be read
+    /// ([`SnapshotIndex::unscanned`]).
+    pub fn has_unscanned(&self) -> bool {
+        !self.unread.scanned.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
+    }
+
+    /// The files only scanned for their words (a repository-wide fact, a search for the files
+    /// to parse) that the snapshot could not read, each with why: what was computed without
+    /// them is a lower bound (`base_occurrences`), and a file they would have led to may be
+    /// missing. In path order.
+    pub fn unscanned(&self) -> Vec<(String, String)> {
+        let needed = self.unread.needed.lock().unwrap_or_else(|e| e.into_inner());
+        let scanned = self.unread.scanned.lock().unwrap_or_else(|e| e.into_inner());
+        scanned.iter().filter(|(path, _)| !needed.contains_key(*path)).map(|(p, e)| (p.clone(), e.clone())).collect()
     }
 }
 

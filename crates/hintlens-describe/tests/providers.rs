@@ -24,6 +24,7 @@ fn slugify() -> Identifier {
         resolution: hintlens_hints::Resolution::Import,
         evidence: Vec::new(),
         base_occurrences: 0,
+        base_occurrences_lower_bound: false,
         in_problem_statement: false,
         necessity: 3,
         doc: None,

@@ -11,6 +11,8 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Facts {
     pub base_occurrences: usize,
+    /// Some file of B could not be scanned: the count is a lower bound.
+    pub lower_bound: bool,
     pub in_problem_statement: bool,
     pub necessity: u8,
 }
@@ -26,20 +28,22 @@ impl Facts {
         } else {
             3
         };
-        Facts { base_occurrences, in_problem_statement, necessity }
+        Facts { base_occurrences, lower_bound: false, in_problem_statement, necessity }
     }
 }
 
 /// The facts of an identifier name: as an identifier of B and a word of the issue.
 pub(crate) fn name_facts(db: &dyn Db, task: &Task<'_>, name: &str) -> Facts {
-    Facts::new(task.base.occurrences(db, name), mentions(task.problem_statement, name))
+    let facts = Facts::new(task.base.occurrences(db, name), mentions(task.problem_statement, name));
+    Facts { lower_bound: task.base.has_unscanned(), ..facts }
 }
 
 /// The facts of a string literal's value: files of B holding the same literal, and whether
 /// the issue quotes it.
 pub(crate) fn string_facts(db: &dyn Db, task: &Task<'_>, value: &str) -> Facts {
     let occurrences = task.base.string_occurrences(db, value);
-    Facts::new(occurrences, !value.trim().is_empty() && task.problem_statement.contains(value))
+    let facts = Facts::new(occurrences, !value.trim().is_empty() && task.problem_statement.contains(value));
+    Facts { lower_bound: task.base.has_unscanned(), ..facts }
 }
 
 /// Fills the facts of every identifier, and the file-local name of every definition that
@@ -52,6 +56,7 @@ pub(crate) fn annotate(db: &dyn Db, task: &Task<'_>, ids: &mut [Identifier]) {
             .entry((literal, id.name.clone()))
             .or_insert_with(|| if literal { string_facts(db, task, &id.name) } else { name_facts(db, task, &id.name) });
         id.base_occurrences = facts.base_occurrences;
+        id.base_occurrences_lower_bound = facts.lower_bound;
         id.in_problem_statement = facts.in_problem_statement;
         id.necessity = facts.necessity;
         if id.entity == Entity::Definition && id.kind != DefKind::File && id.local_name.is_empty() {

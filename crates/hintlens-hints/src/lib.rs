@@ -258,6 +258,11 @@ pub struct Identifier {
     /// Files of B in which the name occurs as an identifier (for string literals: files of B
     /// holding a string literal of that value).
     pub base_occurrences: usize,
+    /// Some file of B could not be read (a missing object, a damaged pack), so
+    /// `base_occurrences` counts the files that could: the name may occur in more (and
+    /// `necessity` 3 may be 1). Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub base_occurrences_lower_bound: bool,
     pub in_problem_statement: bool,
     /// Static necessity: 0 stated in the issue, 1 findable in the base repository, 3 absent
     /// from both (the paper's rubric; 2, "by convention", needs a judge).
@@ -306,6 +311,7 @@ impl Identifier {
             resolution: Resolution::Name,
             evidence: Vec::new(),
             base_occurrences: 0,
+            base_occurrences_lower_bound: false,
             in_problem_statement: false,
             necessity: 0,
             doc: None,

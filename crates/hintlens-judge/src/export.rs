@@ -101,7 +101,11 @@ pub fn entry_of(identifier: &Value, attributes: &[Attribute]) -> Entry {
     let described = |key: &str| identifier.get("description").and_then(|d| d.get(key)).and_then(Value::as_str);
     let mut entry = Entry {
         attributes: Vec::new(),
-        base_occurrences: identifier.get("base_occurrences").and_then(Value::as_u64).map(|k| k as usize),
+        // A count made without some file of the repository (`base_occurrences_lower_bound`)
+        // still says the name can be found when it is not 0; a 0 then says nothing.
+        base_occurrences: identifier.get("base_occurrences").and_then(Value::as_u64).map(|k| k as usize).filter(|&k| {
+            k > 0 || identifier.get("base_occurrences_lower_bound").and_then(Value::as_bool) != Some(true)
+        }),
     };
     for &attribute in attributes {
         let value = match attribute {

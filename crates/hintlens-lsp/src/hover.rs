@@ -80,7 +80,9 @@ fn describe_one(world: &World, found: &Found<'_>) -> String {
     let _ = writeln!(out, "Declaration entry:\n\n{}", render(std::slice::from_ref(id), Projection::Declaration));
     let _ = writeln!(
         out,
-        "Base occurrences: **{}** · necessity: **{}** ({}) · resolution: `{}`",
+        "Base occurrences: **{}{}** · necessity: **{}** ({}) · resolution: `{}`",
+        // Some file of the base could not be read from git.
+        if id.base_occurrences_lower_bound { "at least " } else { "" },
         plural(id.base_occurrences, "file"),
         id.necessity,
         necessity(id),

@@ -247,10 +247,7 @@ fn run(job: &Job, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Option<(In
             Told::Clean(_) | Told::Unchanged(_) | Told::Gone => {}
         }
     }
-    let full = match &job.full_index {
-        Some(db) => Some(db.index_snapshot(&snapshot, || repository.reader()).map_err(|e| e.to_string())?),
-        None => None,
-    };
+    let full = job.full_index.as_ref().map(|db| db.index_snapshot(&snapshot, || repository.reader()));
     let unread = stat_cache.is_some().then_some(Unread { files: clean });
     Ok(Some((Indexed { commit, snapshot, holdings, changed, deleted, scanned: total, full }, unread)))
 }

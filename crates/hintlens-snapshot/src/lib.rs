@@ -12,6 +12,7 @@
 mod binary;
 mod changes;
 mod error;
+pub mod git;
 mod patch;
 mod reference;
 mod repo;
@@ -27,7 +28,7 @@ pub use changes::{added_lines, changes_between};
 pub use error::{HunkRef, PatchError, PatchErrorKind, PatchRole};
 pub use patch::{FilePatch, FileStatus, Hunk, Line, Patch};
 pub use reference::{ChangeSet, FileChange, Reference, build_reference};
-pub use repo::{BlobSource, Error, NoBlobs, Reader, Repository};
+pub use repo::{BlobSource, Error, Fetched, NoBlobs, Reader, Repository};
 pub use snapshot::{Entry, Mode, Snapshot, blob_id};
 pub use source::{SOURCE_EXTENSIONS, script_extension, source_extension};
 pub use stat::StatCache;

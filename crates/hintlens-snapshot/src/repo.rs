@@ -3,6 +3,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::git;
+
 use gix::objs::tree::EntryKind;
 
 use crate::ObjectId;
@@ -21,7 +23,7 @@ pub struct NoBlobs;
 
 impl BlobSource for NoBlobs {
     fn read_blob(&self, id: ObjectId) -> Result<Arc<[u8]>, Error> {
-        Err(Error::BlobNotFound { id, path: None, source: None })
+        Err(Error::BlobNotFound { id, in_repository: false })
     }
 }
 
@@ -47,14 +49,26 @@ pub enum Error {
         path: PathBuf,
         source: gix::Error,
     },
+    /// The object database lacks the blob (a partial clone's remote lacks it too).
     BlobNotFound {
         id: ObjectId,
-        /// The repository that was asked, if any.
-        path: Option<PathBuf>,
-        source: Option<gix::Error>,
+        /// Whether a repository was asked (else the snapshot has none to read from).
+        in_repository: bool,
+    },
+    /// The object database has the blob but cannot read it (a damaged pack).
+    ReadBlob {
+        id: ObjectId,
+        path: PathBuf,
+        source: gix::Error,
     },
     NoSuchFile {
         path: String,
+    },
+    /// Objects a partial clone left out could not be fetched from its promisor remote.
+    Fetch {
+        path: PathBuf,
+        remote: String,
+        message: String,
     },
 }
 
@@ -73,18 +87,22 @@ impl fmt::Display for Error {
             Error::ReadCommit { commit, path, source } => {
                 write!(f, "cannot read commit {commit} in {}: {source}", path.display())
             }
-            Error::BlobNotFound { id, path, source } => {
-                write!(f, "blob {id} not found")?;
-                match path {
-                    Some(path) => write!(f, " in {}", path.display())?,
-                    None => write!(f, " (the snapshot has no repository to read it from)")?,
-                }
-                match source {
-                    Some(source) => write!(f, ": {source}"),
-                    None => Ok(()),
-                }
+            // No repository path: the same blob missing from two clones reads the same.
+            Error::BlobNotFound { id, in_repository: true } => write!(f, "blob {id} is missing from the repository"),
+            Error::BlobNotFound { id, in_repository: false } => {
+                write!(f, "blob {id} not found (the snapshot has no repository to read it from)")
             }
+            Error::ReadBlob { id, path, source } => write!(
+                f,
+                "cannot read blob {id} in {}: {source} (is the repository damaged? `git fsck` tells)",
+                path.display()
+            ),
             Error::NoSuchFile { path } => write!(f, "file {path} is not in the snapshot"),
+            Error::Fetch { path, remote, message } => write!(
+                f,
+                "cannot fetch the objects the partial clone {} lacks from its promisor remote `{remote}`: {message}",
+                path.display()
+            ),
         }
     }
 }
@@ -96,8 +114,8 @@ impl std::error::Error for Error {
             | Error::CommitNotFound { source, .. }
             | Error::ReadTree { source, .. }
             | Error::ReadCommit { source, .. }
-            | Error::BlobNotFound { source: Some(source), .. } => Some(source),
-            Error::BlobNotFound { source: None, .. } | Error::NoSuchFile { .. } => None,
+            | Error::ReadBlob { source, .. } => Some(source),
+            Error::BlobNotFound { .. } | Error::NoSuchFile { .. } | Error::Fetch { .. } => None,
         }
     }
 }
@@ -112,6 +130,119 @@ pub struct Repository {
     /// What [`Repository::snapshot`] keeps from one call to the next, lent to one thread at a
     /// time: a batch's bases share most of their trees.
     trees: Arc<Mutex<Option<Trees>>>,
+    /// Where a partial clone fetches the objects it left out, when it is one.
+    promisor: Option<Arc<Promisor>>,
+}
+
+/// A partial clone's promisor remote (`git clone --filter=blob:none`): objects the clone left
+/// out are fetched from it, as git itself does when a command needs them.
+struct Promisor {
+    remote: String,
+    git_dir: PathBuf,
+    /// One fetch at a time (tasks running in parallel want the same blobs), and what came of
+    /// the fetches so far.
+    state: Mutex<PromisorState>,
+}
+
+#[derive(Default)]
+struct PromisorState {
+    fetched: Fetched,
+    /// Objects the remote said it does not have: never asked for again.
+    absent: std::collections::HashSet<ObjectId>,
+    /// Why the remote cannot be fetched from at all (unreachable, refusing): no fetch is tried
+    /// again in this run, each read of a missing object says this.
+    broken: Option<String>,
+}
+
+/// What a partial clone fetched from its promisor remote: how many `git fetch` processes ran
+/// for how many objects, and how many of those fetched one object that a batch did not ask for
+/// ahead ([`Repository::fetch_missing`]) but a read met.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fetched {
+    pub fetches: usize,
+    pub objects: usize,
+    pub single: usize,
+    /// Objects the remote does not have either: they stay missing.
+    pub absent: usize,
+}
+
+impl std::ops::AddAssign for Fetched {
+    fn add_assign(&mut self, other: Fetched) {
+        self.fetches += other.fetches;
+        self.objects += other.objects;
+        self.single += other.single;
+        self.absent += other.absent;
+    }
+}
+
+impl Promisor {
+    /// The promisor remote of `repo`: `extensions.partialClone`, else the first remote with
+    /// `promisor = true` (git's own lookup).
+    fn of(repo: &gix::Repository) -> Option<Promisor> {
+        let config = repo.config_snapshot();
+        let named = config.string("extensions.partialClone").map(|name| name.to_string());
+        let remote = named.or_else(|| {
+            repo.remote_names()
+                .into_iter()
+                .map(|name| name.to_string())
+                .find(|name| config.boolean(format!("remote.{name}.promisor").as_str()) == Some(true))
+        })?;
+        Some(Promisor { remote, git_dir: repo.git_dir().to_owned(), state: Mutex::default() })
+    }
+
+    /// Fetches the objects of `ids` that `repo` lacks, in one `git fetch`, the way git fetches
+    /// a partial clone's missing objects (`promisor-remote.c`): by id, from the promisor remote,
+    /// negotiating nothing. An object the remote does not have fails the whole fetch, naming it
+    /// (`not our ref <id>`): it is set aside and the rest fetched again. Returns how many
+    /// objects arrived; `single` marks a fetch nobody asked for ahead.
+    fn fetch(&self, repo: &gix::Repository, ids: &[ObjectId], single: bool) -> Result<usize, Error> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let broken = |message: &str| Error::Fetch {
+            path: self.git_dir.clone(),
+            remote: self.remote.clone(),
+            message: message.to_owned(),
+        };
+        // Under the lock: another thread may have fetched them meanwhile.
+        let mut missing: Vec<ObjectId> =
+            ids.iter().copied().filter(|id| !state.absent.contains(id) && !repo.has_object(id)).collect();
+        while !missing.is_empty() {
+            if let Some(message) = &state.broken {
+                return Err(broken(message));
+            }
+            let stdin: String = missing.iter().map(|id| format!("{id}\n")).collect();
+            let result = git::Git::new(&self.git_dir)
+                .args(["-c", "fetch.negotiationAlgorithm=noop", "fetch", &self.remote])
+                .args([
+                    "--no-tags",
+                    "--no-write-fetch-head",
+                    "--recurse-submodules=no",
+                    "--filter=blob:none",
+                    "--stdin",
+                ])
+                .stdin(stdin.into_bytes())
+                .run();
+            state.fetched.fetches += 1;
+            if single {
+                state.fetched.single += 1;
+            }
+            let message = match result {
+                Ok(_) => {
+                    state.fetched.objects += missing.len();
+                    return Ok(missing.len());
+                }
+                Err(message) => message,
+            };
+            let named: Vec<ObjectId> = missing.iter().copied().filter(|id| message.contains(&id.to_string())).collect();
+            if named.is_empty() {
+                state.broken = Some(message.clone());
+                return Err(broken(&message));
+            }
+            missing.retain(|id| !named.contains(id));
+            state.fetched.absent += named.len();
+            state.absent.extend(named);
+        }
+        Ok(0)
+    }
 }
 
 /// A handle, and the directories the last snapshot read, each as its files with their full
@@ -202,7 +333,49 @@ impl Repository {
         // the user's global git config or on GIT_* environment variables.
         let inner = gix::ThreadSafeRepository::open_opts(path, gix::open::Options::isolated())
             .map_err(|source| Error::Open { path: path.to_owned(), source })?;
-        Ok(Repository { inner, path: path.to_owned(), trees: Arc::default() })
+        let promisor = Promisor::of(&inner.to_thread_local()).map(Arc::new);
+        Ok(Repository { inner, path: path.to_owned(), trees: Arc::default(), promisor })
+    }
+
+    /// Whether the repository is a partial clone, which fetches the objects it lacks from its
+    /// promisor remote ([`Repository::fetch_missing`]; a [`Reader`] fetches one it meets).
+    pub fn is_partial(&self) -> bool {
+        self.promisor.is_some()
+    }
+
+    /// Fetches, in one `git fetch` from the promisor remote, the objects of `ids` a partial
+    /// clone lacks; nothing for a repository that is no partial clone (a missing object is then
+    /// missing). Returns how many objects were fetched. What a task will read is fetched this
+    /// way before it reads: one process per task, not one per blob.
+    pub fn fetch_missing(&self, ids: impl IntoIterator<Item = ObjectId>) -> Result<usize, Error> {
+        let Some(promisor) = &self.promisor else { return Ok(0) };
+        let repo = self.inner.to_thread_local();
+        let mut seen = std::collections::HashSet::new();
+        let missing: Vec<ObjectId> = ids.into_iter().filter(|id| seen.insert(*id) && !repo.has_object(id)).collect();
+        if missing.is_empty() {
+            return Ok(0);
+        }
+        promisor.fetch(&repo, &missing, false)
+    }
+
+    /// The name of the remote a partial clone fetches the objects it lacks from.
+    pub fn promisor_remote(&self) -> Option<String> {
+        self.promisor.as_ref().map(|p| p.remote.clone())
+    }
+
+    /// Whether a remote of that name is configured.
+    pub fn has_remote(&self, name: &str) -> bool {
+        self.inner.to_thread_local().remote_names().iter().any(|n| *n == name)
+    }
+
+    /// The git directory (the repository itself when bare, its `.git` otherwise).
+    pub fn git_dir(&self) -> &Path {
+        self.inner.git_dir()
+    }
+
+    /// What this repository (and every clone of its handle) fetched from its promisor remote.
+    pub fn fetched(&self) -> Fetched {
+        self.promisor.as_ref().map(|p| p.state.lock().unwrap_or_else(|e| e.into_inner()).fetched).unwrap_or_default()
     }
 
     pub fn path(&self) -> &Path {
@@ -250,7 +423,7 @@ impl Repository {
 
     /// A handle for reading blobs, meant to be created once per worker thread.
     pub fn reader(&self) -> Reader {
-        Reader { repo: self.inner.to_thread_local(), path: self.path.clone() }
+        Reader { repo: self.inner.to_thread_local(), path: self.path.clone(), promisor: self.promisor.clone() }
     }
 }
 
@@ -258,12 +431,27 @@ impl Repository {
 pub struct Reader {
     repo: gix::Repository,
     path: PathBuf,
+    promisor: Option<Arc<Promisor>>,
 }
 
 impl BlobSource for Reader {
     fn read_blob(&self, id: ObjectId) -> Result<Arc<[u8]>, Error> {
-        let not_found = |source| Error::BlobNotFound { id, path: Some(self.path.clone()), source: Some(source) };
-        let blob = self.repo.find_blob(id).map_err(not_found)?;
-        Ok(Arc::from(&*blob.data))
+        let error = match self.repo.find_blob(id) {
+            Ok(blob) => return Ok(Arc::from(&*blob.data)),
+            Err(error) => error,
+        };
+        // There, but unreadable: a damaged pack, which no fetch mends.
+        if self.repo.has_object(id) {
+            return Err(Error::ReadBlob { id, path: self.path.clone(), source: error });
+        }
+        // A partial clone's blob nobody fetched ahead: fetched alone, as git would.
+        if let Some(promisor) = &self.promisor
+            && promisor.fetch(&self.repo, &[id], true)? > 0
+        {
+            let blob =
+                self.repo.find_blob(id).map_err(|source| Error::ReadBlob { id, path: self.path.clone(), source })?;
+            return Ok(Arc::from(&*blob.data));
+        }
+        Err(Error::BlobNotFound { id, in_repository: true })
     }
 }

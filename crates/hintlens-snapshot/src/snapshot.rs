@@ -55,6 +55,11 @@ impl Entry {
         Entry { mode, ..self.clone() }
     }
 
+    /// Whether the content is read from git (not produced by a patch or built in memory).
+    pub fn is_in_git(&self) -> bool {
+        self.data.is_none()
+    }
+
     /// The content: inline data if the entry has it, otherwise the blob from `source`.
     pub fn read(&self, source: &dyn BlobSource) -> Result<Arc<[u8]>, Error> {
         match &self.data {

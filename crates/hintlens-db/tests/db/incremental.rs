@@ -31,7 +31,7 @@ fn a_second_snapshot_differing_in_one_file_reindexes_only_that_file() {
     let (db, log) = logging_database();
     let base =
         snapshot(&[("a.py", "def a(): pass\n"), ("b.py", "def b(): pass\n"), ("c.py", "X = 1\n"), ("README.md", "no")]);
-    db.index_snapshot(&base, || NoBlobs).unwrap();
+    db.index_snapshot(&base, || NoBlobs);
     assert_eq!(log.lock().unwrap().len(), 3, "every Python file is indexed once: {:?}", log.lock().unwrap());
     log.lock().unwrap().clear();
 
@@ -41,7 +41,7 @@ fn a_second_snapshot_differing_in_one_file_reindexes_only_that_file() {
         ("c.py", "X = 1\n"),
         ("README.md", "no"),
     ]);
-    let index = db.index_snapshot(&reference, || NoBlobs).unwrap();
+    let index = db.index_snapshot(&reference, || NoBlobs);
     assert_eq!(log.lock().unwrap().len(), 1, "only b.py changed: {:?}", log.lock().unwrap());
     assert_eq!(index.len(), 3);
 }
@@ -51,7 +51,7 @@ fn one_blob_at_many_paths_is_indexed_once() {
     let (db, log) = logging_database();
     let same = "def shared(): pass\n";
     let s = snapshot(&[("x/a.py", same), ("y/a.py", same), ("z/b.py", same)]);
-    db.index_snapshot(&s, || NoBlobs).unwrap();
+    db.index_snapshot(&s, || NoBlobs);
     assert_eq!(log.lock().unwrap().len(), 1, "{:?}", log.lock().unwrap());
     assert_eq!(db.interned_files(), 1);
 }
@@ -75,7 +75,7 @@ fn parallel_indexing_of_many_snapshots_indexes_each_blob_once() {
     std::thread::scope(|scope| {
         for s in &snapshots {
             let db = db.clone();
-            scope.spawn(move || db.index_snapshot(s, || NoBlobs).unwrap());
+            scope.spawn(move || db.index_snapshot(s, || NoBlobs));
         }
     });
     // 40 shared files, plus one changed file per snapshot (one of which replaces m0 … m7).
@@ -97,7 +97,7 @@ fn on_demand_names_are_answered_by_words_and_strings_parse_only_candidates() {
         ("README.md", "fetch_all"),
     ];
     let (full_db, _) = logging_database();
-    let full = full_db.index_snapshot(&snapshot(&files), || NoBlobs).unwrap();
+    let full = full_db.index_snapshot(&snapshot(&files), || NoBlobs);
 
     let (db, log) = logging_database();
     let demand = db.snapshot_on_demand(&snapshot(&files), Box::new(NoBlobs));
@@ -134,7 +134,7 @@ fn files_directly_in_a_directory() {
         ("config/sub/c.py", ""),
         ("configs/d.py", ""),
     ]);
-    let index = db.index_snapshot(&files, || NoBlobs).unwrap();
+    let index = db.index_snapshot(&files, || NoBlobs);
     let python = db.language_of("a.py").unwrap();
     let names = |dir| index.in_directory(&db, dir, python).into_iter().map(|(p, _)| p.to_owned()).collect::<Vec<_>>();
     assert_eq!(names("config"), ["config/a.py", "config/b.py"]);

@@ -60,7 +60,7 @@ fn a_header_is_cpp_where_the_snapshot_holds_cpp_sources() {
     // Headers and nothing else are their owner's.
     let headers = snapshot(&["include/x.h", "include/y.h"]);
     for (snapshot, header) in [(&cpp, "cpp"), (&c, "c"), (&mostly_c, "c"), (&headers, "c")] {
-        let full = db.index_snapshot(snapshot, || NoBlobs).unwrap();
+        let full = db.index_snapshot(snapshot, || NoBlobs);
         let demand = db.snapshot_on_demand(snapshot, Box::new(NoBlobs));
         assert_eq!(languages(&db, &full), languages(&db, &demand));
         assert_eq!(languages(&db, &full)[0], ("include/x.h".to_owned(), header));

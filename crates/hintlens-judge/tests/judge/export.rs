@@ -33,6 +33,13 @@ fn an_identifiers_attributes_as_its_hint_shows_them() {
         "no provider description: weak semantics is the docstring's first sentence, no strong semantics"
     );
     assert_eq!(e.base_occurrences, Some(2));
+    // Counted without some file of the repository: a count above 0 still says the name can be
+    // found; a 0 says nothing, and the prompt leaves the fact out.
+    let mut lower_bound = identifier("f");
+    lower_bound["base_occurrences_lower_bound"] = json!(true);
+    assert_eq!(entry_of(&lower_bound, &all).base_occurrences, Some(2));
+    lower_bound["base_occurrences"] = json!(0);
+    assert_eq!(entry_of(&lower_bound, &all).base_occurrences, None);
 
     let mut described = identifier("f");
     described["description"] = json!({"doc": "Provider sentence.", "behaviour": "Provider paragraph."});
