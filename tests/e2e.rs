@@ -9,5 +9,6 @@ mod cli_review;
 mod lsp_stdio;
 mod nul_bytes;
 mod policies;
+mod repositories;
 mod reuse;
 mod scenarios;

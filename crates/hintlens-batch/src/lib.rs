@@ -11,6 +11,7 @@
 
 mod augment;
 mod dataset;
+mod fetch;
 mod hints;
 mod merge;
 mod record;
@@ -21,6 +22,7 @@ mod shard;
 
 pub use augment::{APPENDED_HEADER, Augmented, Target, Unhinted, append, check_target, report_path, write_augmented};
 pub use dataset::{DatasetError, RecordError, TaskRecord, instance_id_of, parse_dataset, read_dataset, task_records};
+pub use fetch::{Brought, DEFAULT_SOURCE, FetchEvent, FetchOptions, Outcome, Wanted, fetch, source_url, wanted};
 pub use hints::TaskExtras;
 pub use merge::{Merged, merge};
 pub use record::{ErrorKind, RELEASED_FIELDS, TaskError, TaskOutput, error_record, ok_record};

@@ -1,5 +1,6 @@
 //! `hintlens`: which identifiers cross the code–test boundary of a coding task.
 
+mod fetch;
 mod judge;
 mod pipeline;
 mod report;
@@ -62,6 +63,22 @@ enum Command {
         /// SLURM_ARRAY_TASK_COUNT). `hintlens merge` joins the shards' outputs.
         #[arg(long, value_name = "K/N|auto")]
         shard: Option<String>,
+    },
+    /// Bring the repositories a dataset names into a --repos directory: each missing one is
+    /// cloned as a blobless partial bare clone (DIR/owner__name.git; `batch` fetches the blobs a
+    /// task reads from it), and the base and reference commits a repository lacks are fetched
+    /// into it. A repository with every commit is not touched, so a second run changes nothing;
+    /// the exit status is 1 when a repository could not be brought (each is named).
+    Fetch {
+        /// The dataset, as for `batch`.
+        dataset: PathBuf,
+        /// The directory of repositories, as `batch --repos` reads it.
+        #[arg(long)]
+        repos: PathBuf,
+        /// Where to clone from, `{owner}` and `{name}` replaced by the dataset's `owner/name`
+        /// (a mirror, `file:///srv/git/{owner}/{name}.git`, a `git://` daemon).
+        #[arg(long, value_name = "TEMPLATE", default_value = hintlens_batch::DEFAULT_SOURCE)]
+        from: String,
     },
     /// Write a dataset back, in its own format (JSON lines, JSON array or Parquet), with each
     /// task's hint added: every original field and the row order unchanged. Tasks without a
@@ -358,6 +375,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Merge { outputs, dataset, out } => pipeline::merge(&outputs, &dataset, &out),
+        Command::Fetch { dataset, repos, from } => fetch::run(&dataset, repos, from),
         Command::Stats { results, format, decisions } => report::run_stats(&results, format, decisions.as_deref()),
         Command::Agree { results, selection, reference, dataset, format } => {
             report::run_agree(&results, selection.as_str(), reference, dataset.as_deref(), format)
@@ -561,6 +579,21 @@ fn print_summary(summary: &hintlens_batch::BatchSummary, shard: Option<hintlens_
         summary.failed,
         summary.elapsed.as_secs_f64()
     );
+    let fetched = summary.fetched;
+    if fetched.fetches > 0 {
+        let single = match fetched.single {
+            0 => String::new(),
+            n => format!(", {n} of them for one object a read met"),
+        };
+        let absent = match fetched.absent {
+            0 => String::new(),
+            n => format!("; {n} the remotes lack too (the records name the files)"),
+        };
+        eprintln!(
+            "hintlens: fetched {} missing objects of partial clones from their promisor remotes in {} fetches{single}{absent}",
+            fetched.objects, fetched.fetches
+        );
+    }
 }
 
 struct ShowArgs {
