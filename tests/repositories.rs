@@ -67,10 +67,12 @@ impl Upstream {
             git(root, &["add", "-A"]);
             let test_patch = git(root, &["diff", "--cached"]);
             git(root, &["commit", "-q", "-m", "test"]);
+            let solution = git(root, &["rev-parse", "HEAD"]).trim().to_owned();
             tasks.push(json!({
                 "instance_id": format!("{}-{i}", owner_name.replace('/', "__")),
                 "repo": owner_name,
                 "base_commit": base,
+                "solution_commit": solution,
                 "patch": patch,
                 "test_patch": test_patch,
                 "problem_statement": "Prices need adjusting.",
@@ -163,6 +165,17 @@ fn a_blobless_partial_clone_gives_the_records_of_the_full_repository() {
     let (again, stderr) = batch(&dataset, &["--repo", &partial]);
     assert_eq!(again, expected);
     assert!(!stderr.contains("fetched"), "{stderr}");
+
+    // The reference read from its commit: both versions of what the commit changed, fetched
+    // ahead as well.
+    let (expected, _) = batch(&dataset, &["--repo", &full, "--reference", "commit"]);
+    let fresh = work.path().join("fresh.git");
+    git(work.path(), &["clone", "-q", "--bare", "--filter=blob:none", &url, fresh.to_str().unwrap()]);
+    git(&fresh, &["fetch", "-q", "origin", "refs/pull/7/head:refs/pull/7/head"]);
+    let fresh = format!("acme/shop={}", fresh.display());
+    let (records, stderr) = batch(&dataset, &["--repo", &fresh, "--reference", "commit"]);
+    assert_eq!(records, expected, "the records of the full repository");
+    assert!(stderr.contains("in 1 fetches"), "{stderr}");
 }
 
 /// A `git daemon` on 127.0.0.1, serving a base path, stopped when dropped.
@@ -243,7 +256,7 @@ fn fetch_brings_a_dataset_from_a_git_daemon_and_the_batch_reads_it() {
         succeed(isolated_hintlens().arg("fetch").arg(&dataset).arg("--repos").arg(&repos).args(["--from", &from]));
     let stderr = String::from_utf8_lossy(&output.stderr);
     // The pull request's commits are on no branch: fetched by id after the clone.
-    assert!(stderr.contains("acme/shop: cloned, and 1 commits on no branch fetched"), "{stderr}");
+    assert!(stderr.contains("acme/shop: cloned, and 2 commits on no branch fetched"), "{stderr}");
     assert!(stderr.contains("1 repositories in") && stderr.contains("1 cloned"), "{stderr}");
     let clone = repos.join("acme__shop.git");
     assert_eq!(git(&clone, &["config", "remote.origin.promisor"]).trim(), "true", "a partial clone");

@@ -96,11 +96,8 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         let id = repo.resolve_commit(rev).map_err(|e| TaskError::new(ErrorKind::CommitNotFound, e.to_string()))?;
         let snapshot = repo.snapshot(id).map_err(|e| TaskError::new(ErrorKind::Git, e.to_string()))?;
         if repo.is_partial() {
-            // Both versions of every file the commit changed are read for its line diff.
-            let changed = snapshot.iter().filter(|(path, entry)| base.get(path).is_none_or(|old| old.id != entry.id));
-            let ids = changed.flat_map(|(path, entry)| [Some(entry.id), base.get(path).map(|old| old.id)]).flatten();
             // A fetch that fails is met again by the reads that need it, which report it.
-            let _ = repo.fetch_missing(ids);
+            let _ = repo.fetch_missing(changed_blobs(&base, &snapshot));
         }
         let test_patch = Patch::parse(spec.test_patch.as_bytes()).map_err(patch_error)?;
         let touched = test_patch.touched_paths();
@@ -240,6 +237,16 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
 /// read, one blob at a time; a fetch that fails is reported by the reads that need it.
 fn fetch_ahead(repo: &Repository, db: &Database, base: &hintlens_snapshot::Snapshot, spec: &TaskSpec<'_>) {
     let _ = repo.fetch_missing(blobs_ahead(db, base, spec.patch, spec.test_patch));
+}
+
+/// The blobs of the files that differ between `base` and `reference`, in both: what the line
+/// diff between them reads.
+fn changed_blobs(
+    base: &hintlens_snapshot::Snapshot,
+    reference: &hintlens_snapshot::Snapshot,
+) -> Vec<hintlens_snapshot::ObjectId> {
+    let changed = reference.iter().filter(|(path, entry)| base.get(path).is_none_or(|old| old.id != entry.id));
+    changed.flat_map(|(path, entry)| [Some(entry.id), base.get(path).map(|old| old.id)]).flatten().collect()
 }
 
 /// The blobs of `base` a task with these patches may read: every file a frontend reads and
@@ -568,10 +575,15 @@ fn run_groups(
         // this one missed, as `run_task` alone does).
         if ctx.repository.is_partial() && !options.stopped() {
             let mut ids = HashSet::new();
+            let snapshot = |rev: &str| ctx.repository.resolve_commit(rev).and_then(|id| ctx.repository.snapshot(id));
             for (_, t) in &tasks {
-                let base = ctx.repository.resolve_commit(&t.base_commit).and_then(|id| ctx.repository.snapshot(id));
-                if let Ok(base) = base {
-                    ids.extend(blobs_ahead(&ctx.db, &base, t.patch.as_deref(), &t.test_patch));
+                let Ok(base) = snapshot(&t.base_commit) else { continue };
+                ids.extend(blobs_ahead(&ctx.db, &base, t.patch.as_deref(), &t.test_patch));
+                // A reference read from its commit (`--reference auto` reads it only if the
+                // patches fail, which is not known yet).
+                let from_commit = t.patch.is_none() || options.reference_from == ReferenceFrom::Commit;
+                if let (true, Some(Ok(reference))) = (from_commit, t.reference_commit.as_deref().map(snapshot)) {
+                    ids.extend(changed_blobs(&base, &reference));
                 }
             }
             // What fails here is met again, task by task, by the reads that need it.
