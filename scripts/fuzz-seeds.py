@@ -5,7 +5,7 @@ Usage: scripts/fuzz-seeds.py [OUT_DIR]   (default: fuzz/corpus)
 
 - python, java, go, ts (TS, TSX and JS blocks), rust, c, cpp, php, ruby: every source block of tests/scenarios/**/*.md in that language;
 - patch: each scenario's code and test stages as git-style diffs, joined by a NUL byte (the
-  target splits there);
+  target splits there); git's binary patches of the patch parser's tests;
 - dataset: benchmarks-data/example/tasks.jsonl, whole and a line at a time;
 - lsp: framed messages of an editing session (hover, lenses, edits, the hints request).
 Nothing comes from ../shared: seeds are our fixtures.
@@ -64,6 +64,15 @@ for md in sorted((root / "tests" / "scenarios").rglob("*.md")):
     test = {**code, **stages["test"]}
     test = {p: t for p, t in test.items() if t is not None}
     seed("patch", diff(base, code).encode() + b"\0" + diff(code, test).encode())
+
+# `git diff --binary` output (literal and delta hunks), as the patch parser's unit tests hold it.
+snapshot_tests = (root / "crates" / "hintlens-snapshot" / "src" / "tests.rs").read_text()
+binary = re.search(r'const GIT_BINARY_PATCH: &str = "\\\n(.*?)";', snapshot_tests, re.S)
+assert binary, "GIT_BINARY_PATCH moved: update scripts/fuzz-seeds.py"
+seed("patch", binary.group(1).encode())
+for file_diff in re.split(r"(?=^diff --git )", binary.group(1), flags=re.M):
+    if file_diff:
+        seed("patch", file_diff.encode())
 
 tasks = (root / "benchmarks-data" / "example" / "tasks.jsonl").read_text()
 seed("dataset", tasks)
