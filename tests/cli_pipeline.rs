@@ -115,20 +115,21 @@ fn shards_started_by_each_engine_merge_into_the_single_run() {
                 cmd.spawn().unwrap()
             })
             .collect();
-        let mut repos_seen: Vec<(String, usize)> = Vec::new();
+        let records = hintlens_batch::read_dataset(&bench.dataset).unwrap();
+        let plan = hintlens_batch::Shard::plan(&records, shards);
         for (k, child) in children.into_iter().enumerate() {
             let output = child.wait_with_output().unwrap();
             assert!(output.status.success(), "{engine} shard {k}: {}", stderr(&output));
             assert!(stderr(&output).contains(&format!("shard {k}/{shards}:")), "{}", stderr(&output));
-            let records = read(&outputs[k]);
-            assert!(!records.is_empty(), "{engine}: four repositories leave no shard of three empty");
-            for r in records {
-                let repo = r["repo"].as_str().unwrap().to_owned();
-                match repos_seen.iter().find(|(name, _)| *name == repo) {
-                    Some((_, shard)) => assert_eq!(*shard, k, "{engine}: the tasks of {repo} are split"),
-                    None => repos_seen.push((repo, k)),
-                }
-            }
+            // Each process ran the tasks the plan gives its shard, and those alone.
+            let mut ran: Vec<String> =
+                read(&outputs[k]).iter().map(|r| r["instance_id"].as_str().unwrap().into()).collect();
+            ran.sort();
+            let mut planned: Vec<String> =
+                bench.ids().iter().zip(&plan).filter(|(_, s)| **s == k).map(|(id, _)| id.to_string()).collect();
+            planned.sort();
+            assert!(!planned.is_empty(), "{engine}: ten tasks leave no shard of three empty");
+            assert_eq!(ran, planned, "{engine} shard {k}");
         }
         let merged = bench.path(&format!("{engine}-all.jsonl"));
         let mut merge = hintlens();
@@ -137,6 +138,65 @@ fn shards_started_by_each_engine_merge_into_the_single_run() {
         assert!(stderr(&output).contains("merged 10 records from 3 outputs"), "{}", stderr(&output));
         // Record for record, in dataset order (records hold no timings).
         assert_eq!(read(&merged), single, "{engine}");
+    }
+}
+
+/// The plan is a function of the rows, however they are stored: JSON lines, a JSON array, one
+/// Parquet file, or Hugging Face's directory of Parquet shards give every task the same shard,
+/// and a process started on each runs the same tasks.
+#[test]
+fn the_plan_is_the_same_however_the_dataset_is_stored() {
+    let bench = Bench::new();
+    // Patches of every size, so that the plan has costs to weigh.
+    let mut rows = bench.rows.clone();
+    for (i, row) in rows.iter_mut().enumerate() {
+        let lines = 1 + 700 * (i as u32 % 5);
+        row["test_patch"] =
+            format!("--- a/t/test_{i}.py\n+++ b/t/test_{i}.py\n@@ -{lines},1 +{lines},1 @@\n-a\n+b\n").into();
+    }
+    let formats =
+        [("tasks.jsonl", Format::JsonLines), ("tasks.json", Format::JsonArray), ("tasks.parquet", Format::Parquet)];
+    let mut stored: Vec<PathBuf> = formats
+        .iter()
+        .map(|(name, format)| {
+            let path = bench.path(name);
+            hintlens_formats::write(&path, *format, &rows).unwrap();
+            path
+        })
+        .collect();
+    let shards_dir = bench.path("hf/data");
+    std::fs::create_dir_all(&shards_dir).unwrap();
+    let (first, second) = rows.split_at(4);
+    hintlens_formats::write(&shards_dir.join("test-00000-of-00002.parquet"), Format::Parquet, first).unwrap();
+    hintlens_formats::write(&shards_dir.join("test-00001-of-00002.parquet"), Format::Parquet, second).unwrap();
+    stored.push(bench.path("hf"));
+
+    let plan_of = |path: &Path, count: usize| -> Vec<(String, usize)> {
+        let records = hintlens_batch::read_dataset(path).unwrap_or_else(|e| panic!("{e}"));
+        let ids = records.iter().map(|r| r.as_ref().unwrap().instance_id.clone());
+        ids.zip(hintlens_batch::Shard::plan(&records, count)).collect()
+    };
+    for count in 1..=6 {
+        let expected = plan_of(&stored[0], count);
+        assert_eq!(expected.len(), 10);
+        for path in &stored[1..] {
+            assert_eq!(plan_of(path, count), expected, "{} in {count} shards", path.display());
+        }
+    }
+    // And the processes: shard 1 of 3 runs the same tasks from each.
+    let ran = |path: &Path| -> Vec<String> {
+        let out = bench.path("shard.jsonl");
+        let _ = std::fs::remove_file(&out);
+        let output = bench.run("batch", path, &["--shard", "1/3", "--out", out.to_str().unwrap()]).output().unwrap();
+        assert!(output.status.code().is_some_and(|c| c <= 1), "{}", stderr(&output));
+        let mut ids: Vec<String> = read(&out).iter().map(|r| r["instance_id"].as_str().unwrap().into()).collect();
+        ids.sort();
+        ids
+    };
+    let expected = ran(&stored[0]);
+    assert!(!expected.is_empty());
+    for path in &stored[1..] {
+        assert_eq!(ran(path), expected, "{}", path.display());
     }
 }
 

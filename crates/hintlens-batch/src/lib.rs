@@ -32,7 +32,7 @@ pub use run::{
     BatchError, BatchOptions, BatchSummary, IndexMode, Progress, ReferenceFrom, RepoContext, TaskSpec, run_batch,
     run_records, run_task, run_task_with,
 };
-pub use shard::Shard;
+pub use shard::{LINES_PER_TASK, SPLIT_TASKS, Shard};
 
 use hintlens_db::Database;
 use hintlens_syntax::Frontend;

@@ -350,7 +350,7 @@ fn git_dir(repo: &Path) -> Result<PathBuf, String> {
 }
 
 /// The `hintlens` binary built beside this one.
-fn hintlens_exe() -> Result<PathBuf, String> {
+pub(crate) fn hintlens_exe() -> Result<PathBuf, String> {
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
     let exe = me.with_file_name(format!("hintlens{}", std::env::consts::EXE_SUFFIX));
     if exe.exists() {

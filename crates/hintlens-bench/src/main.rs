@@ -8,10 +8,13 @@
 //!   of the unique blobs their snapshots contain.
 //! - `demand`: the batch on demand against a per-task `ast` pipeline and against the limit
 //!   (reading and bare-parsing the changed files), and its peak memory ([`demand`]).
+//! - `shards`: `--shard K/N`'s balance of work against whole repositories dealt by task count
+//!   ([`shards`]).
 //! - `read`: reading datasets into task records, each against the first (e.g. Parquet against
 //!   the same dataset's JSON lines).
 
 mod demand;
+mod shards;
 
 use clap::{Parser, Subcommand};
 use hintlens_batch::{BatchOptions, ReferenceFrom, RepoLocator, read_dataset, run_batch};
@@ -72,6 +75,17 @@ enum Command {
         #[arg(long)]
         no_baseline: bool,
     },
+    /// How `--shard K/N` balances a dataset's work against whole repositories dealt by task
+    /// count: what predicts a task's time, each plan's shards run one by one (tasks, seconds,
+    /// largest against mean), and the merged shards against one process. Needs `cargo build
+    /// --release -p hintlens-cli` first.
+    Shards {
+        dataset: PathBuf,
+        #[arg(long)]
+        repos: PathBuf,
+        #[arg(long, default_value_t = 4)]
+        shards: usize,
+    },
     /// Read datasets into task records; each is timed against the first.
     Read {
         #[arg(required = true)]
@@ -90,6 +104,9 @@ fn main() {
             demand::demand(&dataset, &repo, cli.repeat.into(), with_full, !no_baseline)
         }
         Command::Read { datasets } => read(&datasets, cli.repeat.into()),
+        Command::Shards { dataset, repos, shards } => {
+            shards::shards(&dataset, &repos, shards.max(1), cli.repeat.into())
+        }
     };
     if let Err(e) = result {
         eprintln!("error: {e}");

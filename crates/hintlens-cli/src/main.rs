@@ -57,8 +57,9 @@ enum Command {
         /// drop a torn last line, and append the rest.
         #[arg(long, requires = "out")]
         resume: bool,
-        /// Run one shard of the tasks: K/N (K from 0 to N-1; the tasks of a repository are
-        /// always in one shard), or `auto` to read it from a Kubernetes Indexed Job
+        /// Run one shard of the tasks: K/N (K from 0 to N-1; shards hold about equal work,
+        /// estimated from the patches, and a repository larger than a share is split), or
+        /// `auto` to read it from a Kubernetes Indexed Job
         /// (JOB_COMPLETION_INDEX, HINTLENS_SHARDS) or a Slurm array (SLURM_ARRAY_TASK_ID,
         /// SLURM_ARRAY_TASK_COUNT). `hintlens merge` joins the shards' outputs.
         #[arg(long, value_name = "K/N|auto")]
