@@ -218,6 +218,9 @@ impl Promisor {
                     "--recurse-submodules=no",
                     "--filter=blob:none",
                     "--stdin",
+                    // No repacking behind the back of readers: other shards may be reading
+                    // the same clone's packs.
+                    "--no-auto-gc",
                 ])
                 .stdin(stdin.into_bytes())
                 .run();
