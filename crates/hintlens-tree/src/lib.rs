@@ -41,7 +41,50 @@ use tree_sitter::{InputEdit, Language, Node, Parser, Point, Tree};
 /// NUL bytes are parsed as spaces (offsets and positions unchanged) and reported by
 /// [`extract_reusing`] as syntax errors ([`nul_errors`]).
 pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Option<Tree> {
-    let text = without_nul(text);
+    parse_reading(language, text, earlier, None)
+}
+
+/// What a grammar reads of a file, for a language whose files hold text its grammar cannot
+/// read where it stands (C's and C++'s macros alone on their lines): `blank` lists the stretches
+/// the grammar is to read as spaces (newlines kept, so offsets, lines and columns are those of
+/// the file; the walk reads those stretches itself). Whether a stretch is blanked may depend on
+/// its line and on at most `lookahead` lines after it: an earlier version's edits are widened
+/// back by that many lines, so that every byte blanked differently lies in an edited stretch
+/// and the parse reusing the earlier tree is the parse from nothing.
+#[derive(Clone, Copy)]
+pub struct Reading {
+    pub blank: fn(&[u8]) -> Vec<std::ops::Range<usize>>,
+    pub lookahead: usize,
+}
+
+impl Reading {
+    /// The whole file, as every grammar but C's and C++'s reads it.
+    pub const WHOLE: Reading = Reading { blank: |_| Vec::new(), lookahead: 0 };
+}
+
+/// [`parse`] of what `reading` says the grammar reads of `text` ([`Reading`]).
+pub fn parse_reading(
+    language: &Language,
+    text: &[u8],
+    earlier: Option<Earlier>,
+    reading: Option<&Reading>,
+) -> Option<Tree> {
+    let mut text = without_nul(text);
+    let mut lookahead = 0;
+    if let Some(reading) = reading {
+        let blanked = (reading.blank)(&text);
+        if !blanked.is_empty() {
+            let bytes = text.to_mut();
+            for range in blanked {
+                for b in bytes.get_mut(range).unwrap_or_default() {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+            }
+        }
+        lookahead = reading.lookahead;
+    }
     let old = earlier.and_then(|Earlier { parse, edits }| {
         let mut tree = parse.into_inner::<Tree>()?;
         // A tree of another grammar (a file that changed language) is no start.
@@ -49,7 +92,7 @@ pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Opti
             return None;
         }
         for edit in &edits {
-            tree.edit(&input_edit(edit));
+            tree.edit(&input_edit(&widened(edit, &text, lookahead)));
         }
         Some(tree)
     });
@@ -84,7 +127,28 @@ pub fn extract_reusing(
     earlier: Option<Earlier>,
     walk: impl FnOnce(&Tree) -> FileIndex,
 ) -> (FileIndex, Option<Parse>) {
-    match parse(language, text, earlier) {
+    extract_parsed(parse(language, text, earlier), text, walk)
+}
+
+/// [`extract_reusing`] of what `reading` says the grammar reads of `text` ([`Reading`]); the
+/// walk is handed the file's own bytes.
+pub fn extract_reading(
+    language: &Language,
+    text: &[u8],
+    earlier: Option<Earlier>,
+    reading: &Reading,
+    walk: impl FnOnce(&Tree) -> FileIndex,
+) -> (FileIndex, Option<Parse>) {
+    extract_parsed(parse_reading(language, text, earlier, Some(reading)), text, walk)
+}
+
+/// The index `walk` reads from `tree`, and the tree for a later version.
+fn extract_parsed(
+    tree: Option<Tree>,
+    text: &[u8],
+    walk: impl FnOnce(&Tree) -> FileIndex,
+) -> (FileIndex, Option<Parse>) {
+    match tree {
         Some(tree) => {
             let mut index = walk(&tree);
             index.errors.extend(nul_errors(text));
@@ -94,9 +158,27 @@ pub fn extract_reusing(
     }
 }
 
+/// `edit` starting `lines` lines earlier, at a line's start: the lines before an edit are the
+/// same in `text` (the text the edits lead to) as in the text the edit applies to, since edits
+/// come first to last.
+fn widened(edit: &TextEdit, text: &[u8], lines: usize) -> TextEdit {
+    if lines == 0 {
+        return *edit;
+    }
+    let line_start = |at: usize| memchr::memrchr(b'\n', &text[..at]).map_or(0, |p| p + 1);
+    let mut start = line_start(edit.start_byte.min(text.len()));
+    let mut up = 0;
+    while up < lines && start > 0 && up < edit.start.0 {
+        start = line_start(start - 1);
+        up += 1;
+    }
+    TextEdit { start_byte: start, start: (edit.start.0 - up, 0), ..*edit }
+}
+
 /// The [`hintlens_syntax::Frontend`] methods every tree-sitter frontend writes alike, inside
 /// its `impl Frontend`: `spec` (its [`hintlens_syntax::LanguageSpec`], a `static`),
-/// `extract_source` ([`extract_reusing`] with its grammar and walk) and `bare_parse`.
+/// `extract_source` ([`extract_reading`] with its grammar, walk and, for a language whose
+/// grammar cannot read all of a file, a [`Reading`]) and `bare_parse`.
 ///
 /// ```ignore
 /// impl Frontend for Go {
@@ -107,6 +189,9 @@ pub fn extract_reusing(
 #[macro_export]
 macro_rules! frontend {
     (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path) => {
+        $crate::frontend!(spec: $spec, grammar: $grammar, walk: $walk, reading: $crate::Reading::WHOLE);
+    };
+    (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path, reading: $reading:expr) => {
         fn spec(&self) -> &'static $crate::reexport::LanguageSpec {
             &$spec
         }
@@ -116,7 +201,7 @@ macro_rules! frontend {
             text: &[u8],
             earlier: Option<$crate::reexport::Earlier>,
         ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
-            $crate::extract_reusing(&$grammar.into(), text, earlier, |tree| $walk(text, tree))
+            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree| $walk(text, tree))
         }
 
         fn bare_parse(&self, text: &[u8]) -> usize {
