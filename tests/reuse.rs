@@ -78,3 +78,27 @@ fn a_parse_from_an_earlier_tree_indexes_as_a_fresh_one() {
     assert!(checked >= 1000, "expected the scenarios' files, checked {checked}");
     assert!(failures.is_empty(), "{} of {checked} failed:\n\n{}", failures.len(), failures.join("\n\n"));
 }
+
+/// C's and C++'s grammars read a macro alone on its line as blank when the line after it
+/// starts a declaration (`hintlens_tree::Reading`): an edit of that next line alone changes how
+/// the line before it is read, and the parse from the earlier tree re-reads it too.
+#[test]
+fn an_edit_after_a_macro_line_rereads_the_macro_line() {
+    let frontends = hintlens_batch::frontends();
+    let cpp = frontends.iter().find(|f| f.claims("src/format.cc")).expect("a C++ frontend");
+    let pairs = [
+        ("FMT_EXPORT\ntemplate <typename T> struct is_adaptor {};\n", "FMT_EXPORT\n};\n"),
+        (
+            "enum class color {\n  RED,\n  GREEN\n};\nint x;\n",
+            "enum class color {\n  RED,\n  GREEN\nstatic int y;\n};\nint x;\n",
+        ),
+        ("class W {\n  DEFINE_TYPE(W, a)\n  int a;\n};\n", "class W {\n  DEFINE_TYPE(W, a)\n  + a;\n};\n"),
+        ("namespace a {\nBEGIN_EXPORT\n\nstruct s {};\n}\n", "namespace a {\nBEGIN_EXPORT\n  , b\nstruct s {};\n}\n"),
+    ];
+    let mut failures = Vec::new();
+    for (old, new) in pairs {
+        failures.extend(check(&**cpp, old, new, "macro line").err());
+        failures.extend(check(&**cpp, new, old, "macro line (back)").err());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -26,6 +26,7 @@
 //!   are uses of the field by name, like any member access.
 //! - Macro bodies are read as tokens: each identifier is a use (a parameter is the macro's own).
 
+mod macro_lines;
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect as Lexical};
@@ -164,6 +165,13 @@ macro_rules! shared_answers {
             Some(String::new())
         }
 
+        /// The program's one namespace spans every directory: a C++ namespace is reopened in any
+        /// file, and a function moved to a file of another directory is the same symbol to the
+        /// linker. A definition is new only if no file of the base defines it.
+        fn namespace_spans_directories(&self) -> bool {
+            true
+        }
+
         fn is_header(&self, path: &str) -> Option<bool> {
             Some(HEADERS.iter().any(|e| path.ends_with(e)))
         }
@@ -207,7 +215,12 @@ macro_rules! shared_answers {
 }
 
 impl Frontend for C {
-    hintlens_tree::frontend!(spec: C_SPEC, grammar: tree_sitter_c::LANGUAGE, walk: walk::extract_c);
+    hintlens_tree::frontend!(
+        spec: C_SPEC,
+        grammar: tree_sitter_c::LANGUAGE,
+        walk: walk::extract_c,
+        reading: macro_lines::READING
+    );
     shared_answers!();
 
     fn qualified_name(&self, _path: &str, _index: &FileIndex, local_name: &str) -> String {
@@ -216,7 +229,12 @@ impl Frontend for C {
 }
 
 impl Frontend for Cpp {
-    hintlens_tree::frontend!(spec: CPP_SPEC, grammar: tree_sitter_cpp::LANGUAGE, walk: walk::extract_cpp);
+    hintlens_tree::frontend!(
+        spec: CPP_SPEC,
+        grammar: tree_sitter_cpp::LANGUAGE,
+        walk: walk::extract_cpp,
+        reading: macro_lines::READING
+    );
     shared_answers!();
 
     /// A qualifier free where it stands is mostly a path (`T::m`, `ns::f`): a value's member is

@@ -39,7 +39,7 @@ hintlens_tree::node_kinds! {
         Identifier = "identifier", FieldIdentifier = "field_identifier", TypeIdentifier = "type_identifier",
         NamespaceIdentifier = "namespace_identifier", QualifiedIdentifier = "qualified_identifier",
         TemplateFunction = "template_function", TemplateType = "template_type",
-        TemplateMethod = "template_method", This = "this",
+        TemplateMethod = "template_method", This = "this", TypeDescriptor = "type_descriptor",
         /// `~T`, `operator==`: named by their class.
         Operator = "destructor_name" | "operator_name",
         OperatorCast = "operator_cast",
@@ -50,6 +50,8 @@ hintlens_tree::node_kinds! {
         Include = "preproc_include", SystemLibString = "system_lib_string", Ifdef = "preproc_ifdef",
         MacroDefinition = "preproc_def" | "preproc_function_def",
         MacroCall = "preproc_call",
+        /// A directive's text (a macro's body).
+        MacroText = "preproc_arg",
         // Declarations.
         FunctionDefinition = "function_definition", TypeDefinition = "type_definition",
         Declaration = "declaration" | "field_declaration",
@@ -124,6 +126,7 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
         namespaces: HashSet::new(),
     };
     walk.members(root);
+    walk.stray_macro_lines(root);
     walk.b.finish(root)
 }
 
@@ -295,18 +298,34 @@ impl<'t> Walk<'t> {
         id
     }
 
+    /// `namespace a::b { … }`, `inline namespace v10 { … }`: each name is a `namespace`
+    /// definition (a name the library chose, which `using namespace a::b;` and qualifiers name),
+    /// and the prefix of what the body declares. Not bound in the file: a use of the namespace's
+    /// name in a file that opens it still reaches the other files' definitions in it.
     fn namespace(&mut self, node: Node<'t>) {
         let g = self.g;
         let name = field(node, g.f_name);
-        let names: Vec<String> = match name {
-            Some(n) => self.b.str(n).split("::").map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect(),
-            None => Vec::new(),
-        };
+        let mut parts = Vec::new();
+        if let Some(name) = name {
+            hintlens_tree::preorder(name, |n| {
+                if self.kinds.of(n) == K::NamespaceIdentifier {
+                    parts.push(n);
+                }
+                true
+            });
+        }
         let was_anonymous = self.anonymous;
         self.anonymous |= name.is_none();
-        self.namespaces.extend(names.iter().cloned());
         let depth = self.prefix.len();
-        self.prefix.extend(names);
+        for part in parts {
+            let spelled = self.b.text(part);
+            if !self.in_body {
+                let signature = self.b.flat_text(node.start_byte(), part.end_byte());
+                self.define(part, spelled.clone(), DefKind::Namespace, node, signature);
+            }
+            self.namespaces.insert(spelled.clone());
+            self.prefix.push(spelled);
+        }
         if let Some(body) = field(node, g.f_body) {
             self.members(body);
         }
@@ -398,8 +417,43 @@ impl<'t> Walk<'t> {
     /// A macro's body, as tokens: each identifier is a use, each after `.` or `->` a member's;
     /// comments, strings and characters name nothing.
     fn macro_body(&mut self, node: Node<'t>) {
-        let text = self.b.bytes(node);
-        let base = node.start_byte();
+        let at = node.start_position();
+        self.macro_tokens(node.byte_range(), (node.start_byte(), at.row, at.column), UseKind::Name);
+    }
+
+    /// The macro lines the grammar read as blank ([`crate::macro_lines`]): the macro is used
+    /// (called, when it has arguments), and so is every name of its arguments. A line inside a
+    /// comment, a string or a directive (a macro body's last line) is that node's.
+    fn stray_macro_lines(&mut self, root: Node<'t>) {
+        for stray in crate::macro_lines::stray_lines(self.b.src) {
+            let (start, end) = (stray.range.start, stray.range.end);
+            let mut within = root.descendant_for_byte_range(start, end);
+            while let Some(n) = within {
+                if matches!(
+                    self.kinds.of(n),
+                    K::Comment | K::String | K::RawString | K::MacroDefinition | K::MacroCall | K::MacroText
+                ) {
+                    break;
+                }
+                within = n.parent();
+            }
+            if within.is_some() {
+                continue;
+            }
+            let line_start = self.b.src[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let first = if self.b.src[start..end].ends_with(b")") { UseKind::Call } else { UseKind::Name };
+            self.macro_tokens(start..end, (line_start, stray.line, 0), first);
+        }
+    }
+
+    /// The tokens of macro text at `range` (the position of byte `anchor.0` is line `anchor.1`,
+    /// column `anchor.2`), as uses: the first name's of kind `first`, the others' names, those
+    /// after `.` or `->` members'.
+    fn macro_tokens(&mut self, range: std::ops::Range<usize>, anchor: (usize, usize, usize), first: UseKind) {
+        let src = self.b.src;
+        let text = &src[range.clone()];
+        let base = range.start;
+        let mut first = Some(first);
         let mut i = 0;
         let mut member = false;
         while i < text.len() {
@@ -425,11 +479,12 @@ impl<'t> Walk<'t> {
                     i += 1;
                 }
                 let word = String::from_utf8_lossy(&text[start..i]).into_owned();
-                let span = self.b.span_within(node, base + start, base + i);
+                let span = hintlens_syntax::span_within(src, anchor, base + start, base + i);
+                let kind = first.take().unwrap_or(UseKind::Name);
                 if member {
                     self.b.use_spelled(word, span, UseKind::Attribute, None, Some(Binding::Receiver));
                 } else {
-                    self.b.use_spelled(word, span, UseKind::Name, None, None);
+                    self.b.use_spelled(word, span, kind, None, None);
                 }
                 member = false;
             } else if c.is_ascii_digit() {
@@ -537,6 +592,9 @@ impl<'t> Walk<'t> {
         }
         let file_local = self.storage(node, "static") && !self.in_class;
         for declarator in fields(node, g.f_declarator) {
+            if field(node, g.f_type).is_none() && self.macro_invocation(declarator) {
+                continue;
+            }
             let declared = self.declared(declarator);
             self.declarator_uses(declarator, declared.name);
             let Some(name) = declared.name else { continue };
@@ -576,6 +634,30 @@ impl<'t> Walk<'t> {
                 self.visit(child);
             }
         }
+    }
+
+    /// `NAME(args)` declared with no type before it, not its class's constructor: the grammar's
+    /// reading of a macro invoked where a declaration may stand (`MY_MACRO(T, a);` in a class
+    /// body). A use of the macro, and of the names of its arguments; nothing is declared.
+    fn macro_invocation(&mut self, declarator: Node<'t>) -> bool {
+        let g = self.g;
+        if self.kinds.of(declarator) != K::FunctionDeclarator {
+            return false;
+        }
+        let Some(name) = field(declarator, g.f_declarator).filter(|n| self.kinds.of(*n) == K::Identifier) else {
+            return false;
+        };
+        let constructor =
+            self.in_class && self.prefix.last().is_some_and(|class| class.as_bytes() == self.b.bytes(name));
+        if constructor {
+            return false;
+        }
+        self.b.use_name(name, UseKind::Call, None);
+        if let Some(arguments) = field(declarator, g.f_parameters) {
+            let at = arguments.start_position();
+            self.macro_tokens(arguments.byte_range(), (arguments.start_byte(), at.row, at.column), UseKind::Name);
+        }
+        true
     }
 
     /// What a declared name defines here: its spelling, whether it is qualified (`T::m`, an
@@ -816,7 +898,10 @@ impl<'t> Walk<'t> {
                 .filter(|t| self.is_specifier(*t) && field(*t, g.f_body).is_none())
                 .filter(|t| field(*t, g.f_name).is_some_and(|n| self.b.bytes(n) == spelled.as_bytes()))
                 .map_or(DefKind::TypeAlias, |t| self.specifier_kind(t));
-            self.define(name, spelled, kind, node, signature);
+            let id = self.define(name, spelled, kind, node, signature);
+            if kind == DefKind::TypeAlias {
+                self.b.index.definitions[id as usize].holds = field(node, g.f_type).and_then(|t| self.type_name(t));
+            }
         }
     }
 
@@ -839,8 +924,25 @@ impl<'t> Walk<'t> {
         if let Some(name) = field(node, g.f_name) {
             let spelled = self.b.text(name);
             let signature = self.b.flat_text(node.start_byte(), node.end_byte()).trim_end_matches(';').to_owned();
-            self.define(name, spelled, DefKind::TypeAlias, node, signature);
+            let id = self.define(name, spelled, DefKind::TypeAlias, node, signature);
+            self.b.index.definitions[id as usize].holds = field(node, g.f_type).and_then(|t| self.type_name(t));
         }
+    }
+
+    /// The name of the type a type expression names: `basic_json` of `nlohmann::basic_json<>`,
+    /// `cbor_tag_handler_t` of `detail::cbor_tag_handler_t` (what an alias of it stands for).
+    fn type_name(&self, node: Node<'t>) -> Option<String> {
+        let g = self.g;
+        let mut n = node;
+        for _ in 0..hintlens_tree::MAX_CHAIN {
+            n = match self.kinds.of(n) {
+                K::TypeDescriptor => field(n, g.f_type)?,
+                K::QualifiedIdentifier | K::TemplateType => field(n, g.f_name)?,
+                K::TypeIdentifier | K::Identifier => return Some(self.b.text(n)),
+                _ => return None,
+            };
+        }
+        None
     }
 
     /// A struct, union, class or enum specifier: a definition when it has a body and a name,

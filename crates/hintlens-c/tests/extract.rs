@@ -163,3 +163,37 @@ check!(
 };
 "#
 );
+
+check!(
+    macros_alone_on_their_lines,
+    Cpp,
+    r#"#define NLOHMANN_DEFINE(Type, ...) \
+  friend void to_json(const Type& t) { \
+    TO_JSON(__VA_ARGS__)
+FMT_BEGIN_NAMESPACE
+
+FMT_EXPORT
+template <typename T>
+struct is_container_adaptor : std::false_type {};
+
+enum class cbor_tag_handler_t {
+  error,
+  ignore,
+  STORE
+};
+
+/* A comment holding
+FMT_EXPORT
+static nothing. */
+class person {
+  int age;
+  NLOHMANN_DEFINE(person, age)
+};
+
+class widget {
+  REGISTER_WIDGET(widget, "w");
+  widget(int);
+};
+FMT_END_NAMESPACE
+"#
+);

@@ -237,7 +237,9 @@ pub struct Definition {
     /// An attribute assigned a bare name (`module = eric_eccli_command` in a class body,
     /// `self.klass = Widget` in a method): that name, as the file binds it. Where the file
     /// imports it, `self.module.main()` is a use through that import (Ansible's module tests
-    /// hold the module under test so, and call it from a base class in another file).
+    /// hold the module under test so, and call it from a base class in another file). For a
+    /// type alias, the type it names, by its last name (`basic_json` of C++'s
+    /// `using json = basic_json<>;`): a qualifier spelling the alias names that type's members.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub holds: Option<String>,
     /// Visible only in its own file, whatever its name: C's and C++'s `static` functions and

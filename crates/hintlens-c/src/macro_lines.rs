@@ -1,0 +1,196 @@
+//! Macros the grammar cannot read where they stand: a line holding nothing but a macro's name
+//! (`FMT_EXPORT`, `NLOHMANN_JSON_NAMESPACE_BEGIN`, `Q_OBJECT`) or nothing but a call of one
+//! with no `;` (`NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, name)`,
+//! `FMT_PRAGMA_CLANG(diagnostic push)`), standing between declarations or statements. What
+//! such a macro expands to is unknown (attributes, `export`, a namespace's braces, whole
+//! function definitions); tree-sitter, which cannot expand it, reads the name as a type or a
+//! call and the declaration after it as its declarator, or breaks the class around it. The
+//! grammar reads these lines as blank ([`READING`]); the walk reads them as uses of the macro
+//! ([`stray_lines`]).
+//!
+//! A macro's name is spelled in capitals, digits and `_`, at least three characters long with a
+//! capital among them. Such a line is a stray macro only when the next line says that a
+//! declaration or statement follows, so that the last enumerator of an enum (`GREEN` before
+//! `};`), an element of an initializer or a line of an expression is never taken for one:
+//! - a name alone: the next line is blank, a comment, the file's end, or starts with a keyword
+//!   that begins a declaration or statement (`template`, `namespace`, `class`, `static`,
+//!   `void`, `public` …), another such name, `[[` or `~`;
+//! - a call alone: the same, or any name, a `}` (a class's end after
+//!   `NLOHMANN_DEFINE_TYPE_INTRUSIVE(…)`) or a directive (`#endif`) — not a `{` (a macro taking
+//!   a body: Catch2's `TEST_CASE("…")` with its brace below), an operator or a `,`, `;`, `)`.
+
+use hintlens_tree::Reading;
+use std::ops::Range;
+
+/// What the C and C++ grammars read of a file: its stray macro lines blanked. A line's
+/// decision reads the line after it.
+pub(crate) const READING: Reading = Reading { blank, lookahead: 1 };
+
+fn blank(text: &[u8]) -> Vec<Range<usize>> {
+    stray_lines(text).into_iter().map(|line| line.range).collect()
+}
+
+/// A stray macro line: the bytes of its macro (name and arguments) and its zero-based line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StrayLine {
+    pub range: Range<usize>,
+    pub line: usize,
+}
+
+/// Keywords that begin a declaration or a statement (C's and C++'s).
+const STARTS: &[&str] = &[
+    "auto", "bool", "break", "case", "char", "class", "const", "consteval", "constexpr", "constinit", "continue",
+    "default", "do", "double", "enum", "explicit", "export", "extern", "float", "for", "friend", "goto", "if",
+    "inline", "int", "long", "namespace", "private", "protected", "public", "return", "short", "signed", "static",
+    "static_assert", "struct", "switch", "template", "throw", "try", "typedef", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "while",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Name,
+    Call,
+}
+
+/// Every stray macro line of `text`, first to last.
+pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
+    let mut out = Vec::new();
+    let mut lines = text.split(|&b| b == b'\n').enumerate().peekable();
+    let mut at = 0;
+    while let Some((n, line)) = lines.next() {
+        let start = at;
+        at += line.len() + 1;
+        let Some((from, to, shape)) = macro_line(line) else { continue };
+        let next = lines.peek().map(|(_, next)| trim(next));
+        if follows(next, shape) {
+            out.push(StrayLine { range: start + from..start + to, line: n });
+        }
+    }
+    out
+}
+
+/// The line without its indentation and trailing blanks.
+fn trim(line: &[u8]) -> &[u8] {
+    let from = line.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(line.len());
+    let to = line.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(from, |p| p + 1);
+    &line[from..to.max(from)]
+}
+
+/// Where in `line` a macro standing alone is (its name, and its arguments when called), and
+/// how; a trailing `//` comment may follow it.
+fn macro_line(line: &[u8]) -> Option<(usize, usize, Shape)> {
+    let from = line.iter().position(|b| !matches!(b, b' ' | b'\t'))?;
+    let rest = &line[from..];
+    let name = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    if !is_macro_name(&rest[..name]) {
+        return None;
+    }
+    let mut end = name;
+    let mut shape = Shape::Name;
+    let after = skip_blanks(rest, end);
+    if rest.get(after) == Some(&b'(') {
+        end = closing_paren(rest, after)? + 1;
+        shape = Shape::Call;
+    }
+    let tail = skip_blanks(rest, end);
+    let tail = &rest[tail..];
+    (tail.is_empty() || tail == b"\r" || tail.starts_with(b"//")).then_some((from, from + end, shape))
+}
+
+fn skip_blanks(text: &[u8], mut at: usize) -> usize {
+    while text.get(at).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+        at += 1;
+    }
+    at
+}
+
+/// The `)` closing the `(` at `open`, on the same line, strings and characters skipped.
+fn closing_paren(text: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < text.len() {
+        match text[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < text.len() && text[i] != quote {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `FMT_EXPORT`, `Q_OBJECT`, `NLOHMANN_JSON_NAMESPACE_BEGIN`: capitals, digits and `_`, at least
+/// three long, a capital among them, not starting with a digit.
+fn is_macro_name(word: &[u8]) -> bool {
+    word.len() >= 3
+        && !word[0].is_ascii_digit()
+        && word.iter().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+        && word.iter().any(u8::is_ascii_uppercase)
+}
+
+/// Whether the (trimmed) line after a macro line says a declaration or statement follows it.
+fn follows(next: Option<&[u8]>, shape: Shape) -> bool {
+    let Some(next) = next else { return true };
+    let Some(&first) = next.first() else { return true };
+    if next.starts_with(b"//") || next.starts_with(b"/*") || next.starts_with(b"[[") || first == b'~' {
+        return true;
+    }
+    let word = &next[..next.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count()];
+    match shape {
+        Shape::Name => {
+            STARTS.iter().any(|k| k.as_bytes() == word) || (is_macro_name(word) && macro_line(next).is_some())
+        }
+        Shape::Call => !word.is_empty() && !first.is_ascii_digit() || first == b'}' || first == b'#',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stray(text: &str) -> Vec<&str> {
+        stray_lines(text.as_bytes()).into_iter().map(|l| &text[l.range]).collect()
+    }
+
+    #[test]
+    fn a_macro_alone_before_a_declaration_is_stray() {
+        let text = "FMT_BEGIN_NAMESPACE\n\nFMT_EXPORT\ntemplate <typename T> struct is_container_adaptor {};\n\
+                    FMT_PRAGMA_CLANG(diagnostic push)  // keep\n#if X\n#endif\nFMT_END_NAMESPACE";
+        assert_eq!(
+            stray(text),
+            ["FMT_BEGIN_NAMESPACE", "FMT_EXPORT", "FMT_PRAGMA_CLANG(diagnostic push)", "FMT_END_NAMESPACE"]
+        );
+        let class = "class person {\n  int age;\n  NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, \"x)\")\n};\n";
+        assert_eq!(stray(class), ["NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, \"x)\")"]);
+        assert_eq!(stray("class W {\n  Q_OBJECT\n public:\n};"), ["Q_OBJECT"]);
+    }
+
+    #[test]
+    fn enumerators_elements_and_macros_taking_bodies_are_not() {
+        for text in [
+            "enum class color {\n  RED,\n  GREEN\n};",
+            "enum { ONLY\n};",
+            "int flags[] = {\n  FLAG_A,\n  FLAG_B\n};",
+            "TEST_CASE(\"parses\")\n{\n}",
+            "x = MAKE(a)\n    + 1;",
+            "f(a,\n  FLAG(b)\n  );",
+            "BOOL\nDllMain(void)",
+            "FMT_API void f();",
+            "FOO(a);\nint x;",
+            "A_B\n  , C_D",
+        ] {
+            assert_eq!(stray(text), Vec::<&str>::new(), "{text:?}");
+        }
+    }
+}
