@@ -134,6 +134,7 @@ fn collect<'a>(
         direction,
         takers: Default::default(),
         defines: Default::default(),
+        aliases: Default::default(),
     };
     for changed in changed_files(db, task, defining) {
         for def in new_definitions(db, task, &changed, direction, &sites) {
@@ -392,10 +393,15 @@ struct Matcher<'m, 'a> {
     /// [`Matcher::namespace_defines`] by namespace and name: each answer reads every file of R
     /// naming the name.
     defines: RefCell<HashMap<(String, String), bool>>,
+    /// [`Matcher::alias_names_owner`]'s aliases by using file and name: the types they name.
+    aliases: RefCell<HashMap<(String, String), Rc<HeldTypes>>>,
 }
 
 /// Callables by simple and qualified name.
 type KeywordOwners = Vec<(String, String)>;
+
+/// The types aliases of one name stand for ([`hintlens_syntax::Definition::holds`]).
+type HeldTypes = Vec<String>;
 
 impl Matcher<'_, '_> {
     /// The rule by which `site` can refer to `def`, and how firmly; `None` when it cannot.
@@ -496,7 +502,8 @@ impl Matcher<'_, '_> {
                         // qualifier names the definition's owner (a class, a namespace).
                         Binding::Free | Binding::Definition
                             if using.frontend.qualifiers_name_owners()
-                                && !names_owner(parts[parts.len() - 2], &def.qualified_name) =>
+                                && !names_owner(parts[parts.len() - 2], &def.qualified_name)
+                                && !self.alias_names_owner(using, parts[parts.len() - 2], &def.qualified_name) =>
                         {
                             return None;
                         }
@@ -638,6 +645,31 @@ impl Matcher<'_, '_> {
             && using.frontend.falls_back_to_global(def.kind)
             && !self.namespace_defines(using, name);
         (same || global).then_some((Rule::Package, Resolution::Package))
+    }
+
+    /// Whether `owner`, a qualifier's last name that is none of `qualified_name`'s enclosing
+    /// names, is an alias of one (`json::from_cbor` naming `basic_json::from_cbor` where
+    /// `using json = basic_json<>;`): a type alias of that name that the using file defines or
+    /// includes ([`Definition::holds`]). Only the files of R naming `owner` are read.
+    fn alias_names_owner(&self, using: &Using<'_>, owner: &str, qualified_name: &str) -> bool {
+        let key = (using.path.to_owned(), owner.to_owned());
+        let held = self.aliases.borrow().get(&key).cloned();
+        let held = held.unwrap_or_else(|| {
+            let mut held = Vec::new();
+            for (path, file) in self.task.reference.files_naming(self.db, owner) {
+                let seen = path == using.path
+                    || (using.frontend.is_header(using.path).is_some() && self.resolver.includes(using.path, path));
+                if !seen {
+                    continue;
+                }
+                let aliases = file_index(self.db, file).definitions.iter().filter(|d| d.kind == DefKind::TypeAlias);
+                held.extend(aliases.filter(|d| d.name == owner).filter_map(|d| d.holds.clone()));
+            }
+            let held = Rc::new(held);
+            self.aliases.borrow_mut().insert(key, Rc::clone(&held));
+            held
+        });
+        held.iter().any(|h| h != owner && names_owner(h, qualified_name))
     }
 
     /// Whether the using file's namespace has a top-level definition `name` of its own in R
