@@ -45,7 +45,12 @@ pub(crate) fn select(db: &dyn Db, task: &Task<'_>) -> Vec<Identifier> {
 
 /// A header's declaration and a source file's definition of one name (C's prototype and
 /// body, C++'s in-class method and out-of-line `T::m`) are one identifier: the header's, with
-/// the evidence of both ([`Frontend::is_header`]).
+/// the evidence of both ([`Frontend::is_header`]). So is one definition repeated in several
+/// headers (nlohmann/json's `single_include/nlohmann/json.hpp` and Catch2's
+/// `extras/catch_amalgamated.hpp` concatenate the library's headers): the copy a using file's
+/// includes reach (`import` evidence), then the one in the smallest file — an amalgamation
+/// holds every header it repeats, so the primary header is never the larger —, then the
+/// first by path.
 fn merge_declarations(db: &dyn Db, task: &Task<'_>, out: &mut Vec<Identifier>) {
     let header = |path: &str| task.reference.language_at(db, path).and_then(|l| db.frontend(l).is_header(path));
     let mut ranked: Vec<(Option<bool>, Identifier)> = out.drain(..).map(|i| (header(&i.path), i)).collect();
@@ -53,8 +58,12 @@ fn merge_declarations(db: &dyn Db, task: &Task<'_>, out: &mut Vec<Identifier>) {
         out.extend(ranked.into_iter().map(|(_, i)| i));
         return;
     }
-    // Headers first, so that the header's entry is the one kept.
-    ranked.sort_by_key(|(h, _)| *h != Some(true));
+    // Headers first, so that the header's entry is the one kept; of headers, the one included.
+    let size = |path: &str| task.reference.get(db, path).map_or(usize::MAX, |f| f.text(db).len());
+    ranked.sort_by_cached_key(|(h, i)| {
+        let reached = i.evidence.iter().any(|e| e.rule == Some(Rule::Import));
+        (*h != Some(true), !reached, size(&i.path), i.path.clone())
+    });
     let mut kept: HashMap<(String, DefKind, Direction), usize> = HashMap::new();
     for (h, id) in ranked {
         if h.is_some() {
