@@ -79,11 +79,12 @@ fn a_parse_from_an_earlier_tree_indexes_as_a_fresh_one() {
     assert!(failures.is_empty(), "{} of {checked} failed:\n\n{}", failures.len(), failures.join("\n\n"));
 }
 
-/// C's and C++'s grammars read a macro alone on its line as blank when the line after it
-/// starts a declaration (`hintlens_tree::Reading`): an edit of that next line alone changes how
-/// the line before it is read, and the parse from the earlier tree re-reads it too.
+/// C's and C++'s grammars read a macro alone on its line as blank when the line before it does
+/// not go on in it and the line after it starts a declaration (`hintlens_tree::Reading`): an
+/// edit of either neighbour alone changes how the macro line is read, and the parse from the
+/// earlier tree re-reads it too.
 #[test]
-fn an_edit_after_a_macro_line_rereads_the_macro_line() {
+fn an_edit_beside_a_macro_line_rereads_the_macro_line() {
     let frontends = hintlens_batch::frontends();
     let cpp = frontends.iter().find(|f| f.claims("src/format.cc")).expect("a C++ frontend");
     let pairs = [
@@ -94,6 +95,13 @@ fn an_edit_after_a_macro_line_rereads_the_macro_line() {
         ),
         ("class W {\n  DEFINE_TYPE(W, a)\n  int a;\n};\n", "class W {\n  DEFINE_TYPE(W, a)\n  + a;\n};\n"),
         ("namespace a {\nBEGIN_EXPORT\n\nstruct s {};\n}\n", "namespace a {\nBEGIN_EXPORT\n  , b\nstruct s {};\n}\n"),
+        ("#define X(a) \\\n  EXPAND(a)\nint y;\n", "#define X(a) 1\n  EXPAND(a)\nint y;\n"),
+        ("int x = a +\n  FLAG(b)\nint y;\n", "int x = a;\n  FLAG(b)\nint y;\n"),
+        ("int a;\nFOO_BAR(b)\nint y;\n", "int a,\nFOO_BAR(b)\nint y;\n"),
+        (
+            "struct s {\n  int a;\n  DEFINE_TYPE(s, a)\n  int b;\n};\n",
+            "struct s {\n  int a =\n  DEFINE_TYPE(s, a)\n  int b;\n};\n",
+        ),
     ];
     let mut failures = Vec::new();
     for (old, new) in pairs {

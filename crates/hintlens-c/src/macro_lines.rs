@@ -9,9 +9,11 @@
 //! ([`stray_lines`]).
 //!
 //! A macro's name is spelled in capitals, digits and `_`, at least three characters long with a
-//! capital among them. Such a line is a stray macro only when the next line says that a
-//! declaration or statement follows, so that the last enumerator of an enum (`GREEN` before
-//! `};`), an element of an initializer or a line of an expression is never taken for one:
+//! capital among them. Such a line is a stray macro only when the line before it does not go
+//! on in it (a directive continued with `\`, a list or an expression ending in `,`, `(`, `=` or
+//! an operator) and the next line says that a declaration or statement follows, so that the
+//! last line of a macro's body, the last enumerator of an enum (`GREEN` before `};`), an
+//! element of an initializer or a line of an expression is never taken for one:
 //! - a name alone: the next line is blank, a comment, the file's end, or starts with a keyword
 //!   that begins a declaration or statement (`template`, `namespace`, `class`, `static`,
 //!   `void`, `public` …), another such name, `[[` or `~`;
@@ -23,8 +25,8 @@ use hintlens_tree::Reading;
 use std::ops::Range;
 
 /// What the C and C++ grammars read of a file: its stray macro lines blanked. A line's
-/// decision reads the line after it.
-pub(crate) const READING: Reading = Reading { blank, lookahead: 1 };
+/// decision reads the lines before and after it.
+pub(crate) const READING: Reading = Reading { blank, lines_before: 1, lines_after: 1 };
 
 fn blank(text: &[u8]) -> Vec<Range<usize>> {
     stray_lines(text).into_iter().map(|line| line.range).collect()
@@ -57,12 +59,14 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
     let mut out = Vec::new();
     let mut lines = text.split(|&b| b == b'\n').enumerate().peekable();
     let mut at = 0;
+    let mut previous: &[u8] = b"";
     while let Some((n, line)) = lines.next() {
         let start = at;
         at += line.len() + 1;
+        let before = std::mem::replace(&mut previous, line);
         let Some((from, to, shape)) = macro_line(line) else { continue };
         let next = lines.peek().map(|(_, next)| trim(next));
-        if follows(next, shape) {
+        if !continues(trim(before)) && follows(next, shape) {
             out.push(StrayLine { range: start + from..start + to, line: n });
         }
     }
@@ -139,6 +143,12 @@ fn is_macro_name(word: &[u8]) -> bool {
         && word.iter().any(u8::is_ascii_uppercase)
 }
 
+/// Whether the (trimmed) line before a macro line goes on in it: a directive continued with
+/// `\` (the macro line is the end of a macro's body), an element list or an expression.
+fn continues(before: &[u8]) -> bool {
+    before.last().is_some_and(|b| matches!(b, b'\\' | b',' | b'(' | b'=' | b'|' | b'&' | b'+' | b'-' | b'?'))
+}
+
 /// Whether the (trimmed) line after a macro line says a declaration or statement follows it.
 fn follows(next: Option<&[u8]>, shape: Shape) -> bool {
     let Some(next) = next else { return true };
@@ -189,6 +199,9 @@ mod tests {
             "FMT_API void f();",
             "FOO(a);\nint x;",
             "A_B\n  , C_D",
+            "#define X(...) \\\n  EXPAND(__VA_ARGS__)\n\n#endif",
+            "enum {\n  A,\n  B_VALUE\n  int x;",
+            "int x = a ||\n  FLAG(b)\n  y;",
         ] {
             assert_eq!(stray(text), Vec::<&str>::new(), "{text:?}");
         }

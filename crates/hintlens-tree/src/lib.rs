@@ -48,18 +48,20 @@ pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Opti
 /// read where it stands (C's and C++'s macros alone on their lines): `blank` lists the stretches
 /// the grammar is to read as spaces (newlines kept, so offsets, lines and columns are those of
 /// the file; the walk reads those stretches itself). Whether a stretch is blanked may depend on
-/// its line and on at most `lookahead` lines after it: an earlier version's edits are widened
-/// back by that many lines, so that every byte blanked differently lies in an edited stretch
-/// and the parse reusing the earlier tree is the parse from nothing.
+/// its line and on at most `lines_before` lines before it and `lines_after` after it: an
+/// earlier version's edits are widened by as many lines the other way ([`widened`]), so that
+/// every byte blanked differently lies in an edited stretch and the parse reusing the earlier
+/// tree is the parse from nothing.
 #[derive(Clone, Copy)]
 pub struct Reading {
     pub blank: fn(&[u8]) -> Vec<std::ops::Range<usize>>,
-    pub lookahead: usize,
+    pub lines_before: usize,
+    pub lines_after: usize,
 }
 
 impl Reading {
     /// The whole file, as every grammar but C's and C++'s reads it.
-    pub const WHOLE: Reading = Reading { blank: |_| Vec::new(), lookahead: 0 };
+    pub const WHOLE: Reading = Reading { blank: |_| Vec::new(), lines_before: 0, lines_after: 0 };
 }
 
 /// [`parse`] of what `reading` says the grammar reads of `text` ([`Reading`]).
@@ -70,7 +72,7 @@ pub fn parse_reading(
     reading: Option<&Reading>,
 ) -> Option<Tree> {
     let mut text = without_nul(text);
-    let mut lookahead = 0;
+    let mut context = (0, 0);
     if let Some(reading) = reading {
         let blanked = (reading.blank)(&text);
         if !blanked.is_empty() {
@@ -83,7 +85,9 @@ pub fn parse_reading(
                 }
             }
         }
-        lookahead = reading.lookahead;
+        // A stretch read by the lines after it changes with an edit after it: the edit grows
+        // back over it; one read by the lines before it, forward.
+        context = (reading.lines_after, reading.lines_before);
     }
     let old = earlier.and_then(|Earlier { parse, edits }| {
         let mut tree = parse.into_inner::<Tree>()?;
@@ -91,8 +95,8 @@ pub fn parse_reading(
         if *tree.language() != *language {
             return None;
         }
-        for edit in &edits {
-            tree.edit(&input_edit(&widened(edit, &text, lookahead)));
+        for edit in widened(&edits, &text, context) {
+            tree.edit(&input_edit(&edit));
         }
         Some(tree)
     });
@@ -158,21 +162,65 @@ fn extract_parsed(
     }
 }
 
-/// `edit` starting `lines` lines earlier, at a line's start: the lines before an edit are the
-/// same in `text` (the text the edits lead to) as in the text the edit applies to, since edits
-/// come first to last.
-fn widened(edit: &TextEdit, text: &[u8], lines: usize) -> TextEdit {
-    if lines == 0 {
-        return *edit;
+/// `edits` (first to last, each in the text the ones before it left, leading to `text`), each
+/// grown to whole lines, then by `before` lines before it and `after` lines after it, and those
+/// that then meet merged into one.
+///
+/// An edit's replacement lies where it lies in `text` (the edits after it come after it), so it
+/// is grown there; the lines it grows by are the same before and after the edits, and a merged
+/// edit replaces what its parts and the unchanged lines between them held before.
+pub fn widened(edits: &[TextEdit], text: &[u8], (before, after): (usize, usize)) -> Vec<TextEdit> {
+    if before == 0 && after == 0 {
+        return edits.to_vec();
     }
     let line_start = |at: usize| memchr::memrchr(b'\n', &text[..at]).map_or(0, |p| p + 1);
-    let mut start = line_start(edit.start_byte.min(text.len()));
-    let mut up = 0;
-    while up < lines && start > 0 && up < edit.start.0 {
-        start = line_start(start - 1);
-        up += 1;
+    let next_line = |at: usize| memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |p| at + p + 1);
+    // Each edit's grown replacement in `text` (start, its row, end), merged while they meet,
+    // with the edits merged.
+    let mut groups: Vec<(usize, usize, usize, Vec<&TextEdit>)> = Vec::new();
+    for edit in edits {
+        let (mut start, mut row) = (line_start(edit.start_byte.min(text.len())), edit.start.0);
+        while row > 0 && start > 0 && edit.start.0 - row < before {
+            start = line_start(start - 1);
+            row -= 1;
+        }
+        let new_end = edit.new_end_byte.min(text.len());
+        let mut end = new_end;
+        let lines = after + usize::from(end != line_start(end));
+        for _ in 0..lines {
+            if end < text.len() {
+                end = next_line(end);
+            }
+        }
+        match groups.last_mut() {
+            Some(group) if start <= group.2 => {
+                group.2 = group.2.max(end);
+                group.3.push(edit);
+            }
+            _ => groups.push((start, row, end, vec![edit])),
+        }
     }
-    TextEdit { start_byte: start, start: (edit.start.0 - up, 0), ..*edit }
+    groups
+        .into_iter()
+        .map(|(start, row, end, merged)| {
+            let added: isize = merged.iter().map(|e| e.new_end_byte as isize - e.old_end_byte as isize).sum();
+            let added_rows: isize = merged.iter().map(|e| e.new_end.0 as isize - e.old_end.0 as isize).sum();
+            let end_row = row + text[start..end].iter().filter(|&&b| b == b'\n').count();
+            let end_line = line_start(end);
+            // The last line up to the end is unchanged text, unless the last edit ends in it.
+            let last = merged.iter().max_by_key(|e| e.new_end_byte).copied().unwrap_or(merged[0]);
+            let old_column =
+                if end_line > last.new_end_byte { end - end_line } else { last.old_end.1 + (end - last.new_end_byte) };
+            TextEdit {
+                start_byte: start,
+                old_end_byte: end.saturating_add_signed(-added),
+                new_end_byte: end,
+                start: (row, 0),
+                old_end: (end_row.saturating_add_signed(-added_rows), old_column),
+                new_end: (end_row, end - end_line),
+            }
+        })
+        .collect()
 }
 
 /// The [`hintlens_syntax::Frontend`] methods every tree-sitter frontend writes alike, inside
@@ -380,6 +428,74 @@ pub fn syntax_errors(root: Node) -> Vec<SyntaxError> {
         while !cursor.goto_next_sibling() {
             if !cursor.goto_parent() {
                 return errors;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hintlens_syntax::reuse::text_edits;
+
+    /// The edits applied to `old` in order, each replacing its stretch with the bytes `new`
+    /// holds there, checking that every point agrees with its byte offset.
+    fn apply(old: &[u8], new: &[u8], edits: &[TextEdit]) -> Vec<u8> {
+        let point = |t: &[u8], at: usize| {
+            let row = t[..at].iter().filter(|&&b| b == b'\n').count();
+            (row, at - t[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1))
+        };
+        let mut text = old.to_vec();
+        for e in edits {
+            assert_eq!(point(&text, e.start_byte), e.start, "{e:?}");
+            assert_eq!(point(&text, e.old_end_byte), e.old_end, "{e:?}");
+            text.splice(e.start_byte..e.old_end_byte, new[e.start_byte..e.new_end_byte].iter().copied());
+            assert_eq!(point(&text, e.new_end_byte), e.new_end, "{e:?}");
+        }
+        text
+    }
+
+    /// Widened edits still turn the old text into the new one, cover what the edits covered,
+    /// and each reaches the lines around its edits.
+    #[test]
+    fn widened_edits_turn_the_old_text_into_the_new() {
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for round in 0..2000 {
+            let lines = |next: &mut dyn FnMut(usize) -> usize| -> Vec<String> {
+                (0..next(9)).map(|_| ["a\n", "b\n", "cc\n", "\n", "d"][next(5)].to_owned()).collect()
+            };
+            let old: String = lines(&mut next).concat();
+            let mut new_lines: Vec<String> = old.split_inclusive('\n').map(str::to_owned).collect();
+            for _ in 0..next(4) {
+                let at = next(new_lines.len() + 1);
+                match next(3) {
+                    0 if at < new_lines.len() => {
+                        new_lines.remove(at);
+                    }
+                    1 => new_lines.insert(at, ["x\n", "yy\n", "z"][next(3)].to_owned()),
+                    _ if at < new_lines.len() => new_lines[at] = "w\n".to_owned(),
+                    _ => {}
+                }
+            }
+            let new: String = new_lines.concat();
+            let edits = text_edits(old.as_bytes(), new.as_bytes());
+            for context in [(0, 1), (1, 0), (1, 1), (2, 3)] {
+                let grown = widened(&edits, new.as_bytes(), context);
+                let applied = apply(old.as_bytes(), new.as_bytes(), &grown);
+                assert_eq!(applied, new.as_bytes(), "round {round} {context:?}: {old:?} -> {new:?}\n{grown:?}");
+                // Each edit's lines, and `context` lines around them, lie in one grown edit.
+                let rows = new.matches('\n').count();
+                for e in &edits {
+                    let (from, to) = (e.start.0.saturating_sub(context.0), (e.new_end.0 + context.1).min(rows));
+                    assert!(
+                        grown.iter().any(|g| g.start.0 <= from && (g.new_end.0 >= to || g.new_end_byte == new.len())),
+                        "round {round} {context:?}: {e:?} not covered by {grown:?}"
+                    );
+                }
             }
         }
     }
