@@ -6,7 +6,9 @@
 //! function definitions); tree-sitter, which cannot expand it, reads the name as a type or a
 //! call and the declaration after it as its declarator, or breaks the class around it. The
 //! grammar reads these lines as blank ([`READING`]); the walk reads them as uses of the macro
-//! ([`stray_lines`]).
+//! ([`stray_lines`]). So are macro names at the start of a line before a keyword that starts a
+//! declaration, where the grammar cannot read them (`FMT_NORETURN FMT_API void assert_fail(…);`,
+//! `FMT_EXPORT template <…>`).
 //!
 //! A macro's name is spelled in capitals, digits and `_`, at least three characters long with a
 //! capital among them. Such a line is a stray macro only when the line before it does not go
@@ -64,13 +66,68 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
         let start = at;
         at += line.len() + 1;
         let before = std::mem::replace(&mut previous, line);
-        let Some((from, to, shape)) = macro_line(line) else { continue };
-        let next = lines.peek().map(|(_, next)| trim(next));
-        if !continues(trim(before)) && follows(next, shape) {
+        if continues(trim(before)) {
+            continue;
+        }
+        if let Some((from, to, shape)) = macro_line(line) {
+            let next = lines.peek().map(|(_, next)| trim(next));
+            if follows(next, shape) {
+                out.push(StrayLine { range: start + from..start + to, line: n });
+            }
+        } else if let Some((from, to)) = macro_prefix(line) {
             out.push(StrayLine { range: start + from..start + to, line: n });
         }
     }
     out
+}
+
+/// Keywords a declaration starts with, which an attribute-like macro may stand before
+/// (`FMT_NORETURN FMT_API void f();`): not `const` or `volatile`, which may follow a type's
+/// macro name.
+const DECLARATION_STARTS: &[&str] = &[
+    "auto", "bool", "char", "class", "consteval", "constexpr", "constinit", "double", "enum", "explicit", "export",
+    "extern", "float", "friend", "inline", "int", "long", "namespace", "short", "signed", "static", "struct",
+    "template", "typedef", "union", "unsigned", "using", "virtual", "void",
+];
+
+/// Those the grammar cannot read after one name it does not know (it reads `FMT_API void f();`
+/// with the macro as a type, keeping the declaration whole).
+const AFTER_NO_NAME: &[&str] = &["class", "enum", "namespace", "struct", "template", "typedef", "union", "using"];
+
+/// Where macro names stand at the start of `line` before a keyword that starts a declaration,
+/// where the grammar cannot read them: two or more (`FMT_NORETURN FMT_API void f();`), or one
+/// before a keyword that cannot follow a type (`FMT_EXPORT template <…>`, `FMT_API class c`).
+/// A single name before a type (`FMT_CONSTEXPR auto f()`) is left to the grammar, and stays in
+/// the declaration's signature.
+fn macro_prefix(line: &[u8]) -> Option<(usize, usize)> {
+    let from = line.iter().position(|b| !matches!(b, b' ' | b'\t'))?;
+    let mut at = from;
+    let mut names = 0;
+    loop {
+        let word = line[at..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        let after = skip_blanks(line, at + word);
+        let spelled = &line[at..at + word];
+        if word == 0 {
+            return None;
+        }
+        if DECLARATION_STARTS.iter().any(|k| k.as_bytes() == spelled) {
+            let unreadable = names >= 2 || (names == 1 && AFTER_NO_NAME.iter().any(|k| k.as_bytes() == spelled));
+            return unreadable.then(|| (from, trim_end(line, at)));
+        }
+        if !is_macro_name(spelled) || after == at + word {
+            return None;
+        }
+        names += 1;
+        at = after;
+    }
+}
+
+/// `at` moved back over the blanks before it.
+fn trim_end(line: &[u8], mut at: usize) -> usize {
+    while at > 0 && matches!(line[at - 1], b' ' | b'\t') {
+        at -= 1;
+    }
+    at
 }
 
 /// The line without its indentation and trailing blanks.
@@ -184,6 +241,9 @@ mod tests {
         let class = "class person {\n  int age;\n  NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, \"x)\")\n};\n";
         assert_eq!(stray(class), ["NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, \"x)\")"]);
         assert_eq!(stray("class W {\n  Q_OBJECT\n public:\n};"), ["Q_OBJECT"]);
+        let prefixed =
+            "FMT_NORETURN FMT_API void assert_fail(const char* file);\nFMT_EXPORT template <typename T> struct a;\n";
+        assert_eq!(stray(prefixed), ["FMT_NORETURN FMT_API", "FMT_EXPORT"]);
     }
 
     #[test]
@@ -199,6 +259,9 @@ mod tests {
             "FMT_API void f();",
             "FOO(a);\nint x;",
             "A_B\n  , C_D",
+            "MY_TYPE const x = 1;",
+            "FMT_API;",
+            "BOOL WINAPI DllMain(void)",
             "#define X(...) \\\n  EXPAND(__VA_ARGS__)\n\n#endif",
             "enum {\n  A,\n  B_VALUE\n  int x;",
             "int x = a ||\n  FLAG(b)\n  y;",

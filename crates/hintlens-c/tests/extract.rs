@@ -194,6 +194,10 @@ class widget {
   REGISTER_WIDGET(widget, "w");
   widget(int);
 };
+
+FMT_NORETURN FMT_API void assert_fail(const char* file);
+FMT_EXPORT template <typename T> struct formatter_like {};
+FMT_CONSTEXPR auto copy(int x) -> int;
 FMT_END_NAMESPACE
 "#
 );
