@@ -295,6 +295,32 @@ fn fetch_brings_a_dataset_from_a_git_daemon_and_the_batch_reads_it() {
 }
 
 #[test]
+fn fetch_brings_missing_commits_into_a_shallow_clone() {
+    let upstream = Upstream::new("acme/shop");
+    let work = tempfile::tempdir().unwrap();
+    let dataset = upstream.dataset(work.path());
+    // A user's shallow clone: the branch's last commit and nothing behind it, none of the pull
+    // request's.
+    let repos = work.path().join("repos");
+    let clone = repos.join("acme__shop.git");
+    let url = format!("file://{}", upstream.path().display());
+    git(work.path(), &["clone", "-q", "--bare", "--depth", "1", &url, clone.to_str().unwrap()]);
+    assert!(clone.join("shallow").exists());
+    // A repository there is fetched into from its own `origin`, not from `--from`.
+    let from = "file:///nowhere/{owner}/{name}.git";
+    let output =
+        succeed(isolated_hintlens().arg("fetch").arg(&dataset).arg("--repos").arg(&repos).args(["--from", from]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("acme/shop: 2 missing commits fetched"), "{stderr}");
+    assert!(clone.join("shallow").exists(), "still shallow: only the commits were fetched");
+
+    let full = format!("acme/shop={}", upstream.path().display());
+    let (expected, _) = batch(&dataset, &["--repo", &full]);
+    let (records, _) = batch(&dataset, &["--repos", repos.to_str().unwrap()]);
+    assert_eq!(records, expected, "the records of the full repository");
+}
+
+#[test]
 fn a_missing_object_the_task_does_not_need_is_a_note_and_one_it_needs_an_error() {
     let upstream = Upstream::new("acme/shop");
     let work = tempfile::tempdir().unwrap();
