@@ -93,6 +93,19 @@ impl Upstream {
         self.dir.path()
     }
 
+    /// A bare clone of this repository at `into`, over `file://` (as from a server) with git's
+    /// `flags` (`--filter=blob:none`, `--depth 1`…); with the pull request's ref too unless it
+    /// is shallow.
+    fn clone_to(&self, into: &Path, flags: &[&str]) -> PathBuf {
+        let url = format!("file://{}", self.path().display());
+        std::fs::create_dir_all(into.parent().unwrap()).unwrap();
+        git(into.parent().unwrap(), &[&["clone", "-q", "--bare"], flags, &[&url, into.to_str().unwrap()]].concat());
+        if !flags.contains(&"--depth") {
+            git(into, &["fetch", "-q", "origin", "refs/pull/7/head:refs/pull/7/head"]);
+        }
+        into.to_owned()
+    }
+
     fn dataset(&self, dir: &Path) -> PathBuf {
         let path = dir.join("tasks.jsonl");
         let lines: Vec<String> = self.tasks.iter().map(Value::to_string).collect();
@@ -148,10 +161,7 @@ fn a_blobless_partial_clone_gives_the_records_of_the_full_repository() {
     assert_eq!(names(&expected["acme__shop-0"]), ["discount", "apply_discount"]);
     assert_eq!(names(&expected["acme__shop-1"]), ["tax", "apply_tax"]);
 
-    let clone = work.path().join("shop.git");
-    let url = format!("file://{}", upstream.path().display());
-    git(work.path(), &["clone", "-q", "--bare", "--filter=blob:none", &url, clone.to_str().unwrap()]);
-    git(&clone, &["fetch", "-q", "origin", "refs/pull/7/head:refs/pull/7/head"]);
+    let clone = upstream.clone_to(&work.path().join("shop.git"), &["--filter=blob:none"]);
     let c_blob = git(upstream.path(), &["rev-parse", "HEAD:shop/native/fast.c"]);
     assert!(!has_object(&clone, c_blob.trim()), "a blobless clone has no blobs yet");
 
@@ -169,9 +179,7 @@ fn a_blobless_partial_clone_gives_the_records_of_the_full_repository() {
     // The reference read from its commit: both versions of what the commit changed, fetched
     // ahead as well.
     let (expected, _) = batch(&dataset, &["--repo", &full, "--reference", "commit"]);
-    let fresh = work.path().join("fresh.git");
-    git(work.path(), &["clone", "-q", "--bare", "--filter=blob:none", &url, fresh.to_str().unwrap()]);
-    git(&fresh, &["fetch", "-q", "origin", "refs/pull/7/head:refs/pull/7/head"]);
+    let fresh = upstream.clone_to(&work.path().join("fresh.git"), &["--filter=blob:none"]);
     let fresh = format!("acme/shop={}", fresh.display());
     let (records, stderr) = batch(&dataset, &["--repo", &fresh, "--reference", "commit"]);
     assert_eq!(records, expected, "the records of the full repository");
@@ -242,10 +250,7 @@ fn fetch_brings_a_dataset_from_a_git_daemon_and_the_batch_reads_it() {
     let served = tempfile::tempdir().unwrap();
     let upstream = Upstream::new("acme/shop");
     // Served as acme/shop.git, bare, as a forge keeps it.
-    let bare = served.path().join("acme/shop.git");
-    let url = format!("file://{}", upstream.path().display());
-    git(served.path(), &["clone", "-q", "--bare", "--no-local", &url, bare.to_str().unwrap()]);
-    git(&bare, &["fetch", "-q", "origin", "refs/pull/7/head:refs/pull/7/head"]);
+    upstream.clone_to(&served.path().join("acme/shop.git"), &["--no-local"]);
     let daemon = Daemon::serve(served.path());
 
     let work = tempfile::tempdir().unwrap();
@@ -302,9 +307,7 @@ fn fetch_brings_missing_commits_into_a_shallow_clone() {
     // A user's shallow clone: the branch's last commit and nothing behind it, none of the pull
     // request's.
     let repos = work.path().join("repos");
-    let clone = repos.join("acme__shop.git");
-    let url = format!("file://{}", upstream.path().display());
-    git(work.path(), &["clone", "-q", "--bare", "--depth", "1", &url, clone.to_str().unwrap()]);
+    let clone = upstream.clone_to(&repos.join("acme__shop.git"), &["--depth", "1"]);
     assert!(clone.join("shallow").exists());
     // A repository there is fetched into from its own `origin`, not from `--from`.
     let from = "file:///nowhere/{owner}/{name}.git";
@@ -326,10 +329,7 @@ fn a_missing_object_the_task_does_not_need_is_a_note_and_one_it_needs_an_error()
     let work = tempfile::tempdir().unwrap();
     let dataset = upstream.dataset(work.path());
     // A mirror without its largest blobs: the C file's object is gone, for good.
-    let mirror = work.path().join("mirror.git");
-    let url = format!("file://{}", upstream.path().display());
-    git(work.path(), &["clone", "-q", "--bare", "--no-local", &url, mirror.to_str().unwrap()]);
-    git(&mirror, &["fetch", "-q", "origin", "refs/pull/7/head:refs/pull/7/head"]);
+    let mirror = upstream.clone_to(&work.path().join("mirror.git"), &["--no-local"]);
     let c_blob = git(upstream.path(), &["rev-parse", "HEAD:shop/native/fast.c"]).trim().to_owned();
     remove_object(&mirror, &c_blob);
 

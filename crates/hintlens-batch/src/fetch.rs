@@ -1,7 +1,7 @@
 //! `hintlens fetch`: bringing the repositories a dataset names into the `--repos` layout, as
 //! blobless partial clones (`git clone --bare --filter=blob:none`), and the commits its tasks
-//! name into the repositories already there. The batch then fetches the blobs each task reads
-//! from the clone's promisor remote, in one `git fetch` per task.
+//! name into the repositories already there. The batch then fetches the blobs a repository's
+//! tasks read from the clone's promisor remote, in one `git fetch` before its first task.
 
 use crate::dataset::{RecordError, TaskRecord};
 use crate::repos::RepoLocator;
@@ -124,10 +124,9 @@ pub fn fetch(wanted: &[Wanted], options: &FetchOptions, on_event: &mut dyn FnMut
     brought
 }
 
-/// The commits of `want` that the repository at `path` lacks.
-fn missing_commits(path: &Path, want: &Wanted) -> Result<Vec<String>, String> {
-    let repository = Repository::open(path).map_err(|e| e.to_string())?;
-    Ok(want.commits.iter().filter(|c| repository.resolve_commit(c).is_err()).cloned().collect())
+/// The commits of `want` that `repository` lacks.
+fn missing_commits(repository: &Repository, want: &Wanted) -> Vec<String> {
+    want.commits.iter().filter(|c| repository.resolve_commit(c).is_err()).cloned().collect()
 }
 
 fn clone(path: &Path, want: &Wanted, options: &FetchOptions) -> Result<Outcome, String> {
@@ -150,19 +149,20 @@ fn clone(path: &Path, want: &Wanted, options: &FetchOptions) -> Result<Outcome, 
 }
 
 fn update(path: &Path, want: &Wanted, options: &FetchOptions) -> Result<Outcome, String> {
-    if missing_commits(path, want)?.is_empty() {
-        return Ok(Outcome::Complete);
+    match fetch_commits(path, want, options)? {
+        0 => Ok(Outcome::Complete),
+        commits => Ok(Outcome::Updated { commits }),
     }
-    let commits = fetch_commits(path, want, options)?;
-    Ok(Outcome::Updated { commits })
 }
 
 /// Fetches by id the commits of `want` the repository lacks (a pull request's base is often on
 /// no branch), each kept by a ref `refs/hintlens/<id>` so that no `git gc` prunes it. A partial
 /// clone fetches them without blobs (its promisor remote's filter); a shallow one only them.
-/// Returns how many were fetched; a commit still missing after is an error naming it.
+/// Returns how many were fetched (none run for a repository that has them all); a commit still
+/// missing after is an error naming it.
 fn fetch_commits(path: &Path, want: &Wanted, options: &FetchOptions) -> Result<usize, String> {
-    let missing = missing_commits(path, want)?;
+    let repository = Repository::open(path).map_err(|e| e.to_string())?;
+    let missing = missing_commits(&repository, want);
     if missing.is_empty() {
         return Ok(0);
     }
@@ -171,7 +171,6 @@ fn fetch_commits(path: &Path, want: &Wanted, options: &FetchOptions) -> Result<u
         let names: Vec<&str> = abbreviated.iter().map(|c| c.as_str()).collect();
         return Err(format!("cannot fetch commits named by an abbreviated id or a ref name: {}", names.join(", ")));
     }
-    let repository = Repository::open(path).map_err(|e| e.to_string())?;
     let git_dir = repository.git_dir().to_owned();
     let remote = match repository.promisor_remote().or_else(|| repository.has_remote("origin").then(|| "origin".into()))
     {
@@ -187,7 +186,8 @@ fn fetch_commits(path: &Path, want: &Wanted, options: &FetchOptions) -> Result<u
     }
     git = if options.progress { git.arg("--progress").inherit_stderr() } else { git.arg("--quiet") };
     git.arg(&remote).args(missing.iter().map(|c| format!("{c}:refs/hintlens/{c}"))).run()?;
-    let still = missing_commits(path, want)?;
+    // Opened again: the fetched pack is new to the handle above.
+    let still = missing_commits(&Repository::open(path).map_err(|e| e.to_string())?, want);
     if !still.is_empty() {
         return Err(format!("{} still lacks {} after fetching from {remote}", path.display(), still.join(", ")));
     }
