@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+"""Precision and recall of DefUse's code->test names against an independent extractor
+(evaluation only; no test depends on it).
+
+Usage:
+  scripts/precision.py --repos DIR [--bin HINTLENS] [--out DIR] [--results DIR]
+      [--sample N --seed S] DATASET.jsonl...
+
+For every dataset it runs `hintlens batch DATASET --repos DIR` (records in OUT/results/NAME.jsonl;
+`--results DIR` reads DIR/NAME.jsonl instead of running the batch), then measures each task with
+nothing of hintlens's: Universal Ctags (Debian's `universal-ctags`, installed with apt-get when
+`ctags` is missing or is not Universal Ctags) and git (`git cat-file`, never a checkout).
+
+The extractor's names of a task:
+  1. the code patch's files of a language ctags reads (C, C++, Go, Java, JavaScript, PHP, Python,
+     Ruby, Rust, TypeScript), at the base (the blob at base_commit) and at the reference (the
+     base with the patch's hunks applied here, line by line);
+  2. ctags's definitions in them (its default kinds, less those that name something defined
+     elsewhere: imports, packages, included headers, `impl` blocks), each keyed by its name and
+     the last segment of its scope (`adl_serializer` for `nlohmann::adl_serializer::from_json`),
+     so that a change in how an outer scope is spelled does not make a definition new;
+  3. new = a key at the reference that no changed file has at the base (a definition moved
+     between two changed files is not new);
+  4. used = the new names that occur as a word on a line the test patch adds.
+hintlens's names are the `code->test` identifiers of the `defuse` selection. Both are compared as
+(language, name) pairs per task; the language of a name is ctags's language of its file.
+
+Prints, per language: tasks, names hintlens gives, names the extractor gives, both, precision
+(both / hintlens's) and recall (both / the extractor's). Writes every disagreement to
+OUT/disagreements.tsv (language, side, task, name, where hintlens or ctags defines it, the first
+test line using it) and, with `--sample N`, N disagreements per language drawn with seed S to
+OUT/sample.tsv with an empty `judgement` column for the hand check.
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+LANGUAGES = ["C", "C++", "Go", "Java", "JavaScript", "PHP", "Python", "Ruby", "Rust", "TypeScript"]
+# File endings ctags is asked to read, and as what. `.h` is read as C++ only in a repository
+# whose code patch set has another C++ ending anywhere in the dataset's tasks, else as C.
+ENDINGS = {
+    ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".hpp": "C++", ".hh": "C++",
+    ".hxx": "C++", ".ipp": "C++", ".tpp": "C++", ".inl": "C++", ".go": "Go", ".java": "Java",
+    ".js": "JavaScript", ".jsx": "JavaScript", ".mjs": "JavaScript", ".cjs": "JavaScript",
+    ".php": "PHP", ".py": "Python", ".pyi": "Python", ".rb": "Ruby", ".rs": "Rust",
+    ".ts": "TypeScript", ".tsx": "TypeScript", ".mts": "TypeScript", ".cts": "TypeScript",
+}
+# Kinds that name something defined elsewhere, or a container rather than a definition.
+SKIP_KINDS = {
+    "Python": {"namespace", "unknown", "module"},
+    "Go": {"packageName", "package", "unknown"},
+    "Java": {"package"},
+    "C": {"header"},
+    "C++": {"header"},
+    "PHP": {"alias", "namespace"},
+    "Rust": {"implementation"},
+}
+WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def fail(message):
+    sys.exit(f"precision: {message}")
+
+
+def ensure_ctags():
+    def universal():
+        try:
+            out = subprocess.run(["ctags", "--version"], capture_output=True, text=True).stdout
+        except FileNotFoundError:
+            return None
+        return out.splitlines()[0] if "Universal Ctags" in out else None
+
+    version = universal()
+    if version is None:
+        print("precision: installing Debian's universal-ctags (apt-get)", file=sys.stderr)
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        for cmd in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "--no-install-recommends", "universal-ctags"]):
+            if subprocess.run(cmd, env=env).returncode != 0:
+                fail(f"`{' '.join(cmd)}` failed: install Universal Ctags (Debian package universal-ctags) and rerun")
+        version = universal()
+        if version is None:
+            fail("`ctags` is still not Universal Ctags after apt-get install universal-ctags")
+    return version
+
+
+# --- patches -------------------------------------------------------------------------------------
+
+
+def parse_patch(text):
+    """[(old_path or None, new_path or None, hunks)], hunks = [(old_start, [lines with their sign])]."""
+    files = []
+    cur = None
+    for line in text.splitlines():
+        if line.startswith("diff --git "):
+            cur = {"old": None, "new": None, "hunks": [], "binary": False}
+            files.append(cur)
+            m = re.match(r"diff --git a/(.*) b/(.*)$", line)
+            if m:
+                cur["old"], cur["new"] = m.group(1), m.group(2)
+            continue
+        if cur is None:
+            continue
+        if line.startswith("--- ") and not cur["hunks"]:
+            path = line[4:].split("\t")[0]
+            cur["old"] = None if path == "/dev/null" else path[2:] if path.startswith("a/") else path
+        elif line.startswith("+++ ") and not cur["hunks"]:
+            path = line[4:].split("\t")[0]
+            cur["new"] = None if path == "/dev/null" else path[2:] if path.startswith("b/") else path
+        elif line.startswith("new file mode"):
+            cur["old"] = None
+        elif line.startswith("deleted file mode"):
+            cur["new"] = None
+        elif line.startswith("Binary files") or line.startswith("GIT binary patch"):
+            cur["binary"] = True
+        elif line.startswith("@@"):
+            m = HUNK.match(line)
+            if m:
+                cur["hunks"].append((int(m.group(1)), []))
+        elif cur["hunks"] and line[:1] in (" ", "+", "-"):
+            cur["hunks"][-1][1].append(line)
+        elif cur["hunks"] and line == "":
+            cur["hunks"][-1][1].append(" ")
+    return files
+
+
+def apply_hunks(base, hunks):
+    """The file after the hunks, from its base text (hunks apply at their stated lines)."""
+    old = base.split("\n")
+    out = []
+    at = 0  # next base line (0-based) not yet copied
+    for start, lines in hunks:
+        begin = max(start - 1, 0) if any(l[:1] in (" ", "-") for l in lines) else start
+        out.extend(old[at:begin])
+        at = begin
+        for l in lines:
+            if l[:1] == "+":
+                out.append(l[1:])
+            elif l[:1] == "-":
+                at += 1
+            else:
+                out.append(old[at] if at < len(old) else l[1:])
+                at += 1
+    out.extend(old[at:])
+    return "\n".join(out)
+
+
+def added_lines(text):
+    """[(path, line number, text)] of the lines a patch adds."""
+    out = []
+    path, line_no = None, 0
+    for line in text.splitlines():
+        if line.startswith("+++ "):
+            p = line[4:].split("\t")[0]
+            path = p[2:] if p.startswith("b/") else p
+        elif line.startswith("@@"):
+            m = HUNK.match(line)
+            line_no = int(m.group(3)) if m else 0
+        elif line.startswith("+"):
+            out.append((path, line_no, line[1:]))
+            line_no += 1
+        elif line.startswith(" "):
+            line_no += 1
+    return out
+
+
+# --- git -----------------------------------------------------------------------------------------
+
+
+class Blobs:
+    """`git cat-file --batch` on one repository, kept open."""
+
+    def __init__(self, git_dir):
+        self.proc = subprocess.Popen(["git", "--git-dir", git_dir, "cat-file", "--batch"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def read(self, commit, path):
+        self.proc.stdin.write(f"{commit}:{path}\n".encode())
+        self.proc.stdin.flush()
+        header = self.proc.stdout.readline().decode()
+        if header.endswith("missing\n") or header.endswith("ambiguous\n"):
+            return None
+        size = int(header.split()[2])
+        data = self.proc.stdout.read(size)
+        self.proc.stdout.read(1)
+        return data.decode("utf-8", "replace")
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def git_dir(repos, repo):
+    """The git directory of OWNER/NAME in the `--repos` layout (owner__name, owner/name or name;
+    GitHub's names are case-insensitive, so is this lookup)."""
+    wanted = {repo.replace("/", "__").lower(), repo.split("/")[-1].lower()}
+    names = [n for n in os.listdir(repos) if n.lower() in wanted]
+    owner_dir = os.path.join(repos, repo.split("/")[0])
+    if os.path.isdir(owner_dir):
+        names += [os.path.join(repo.split("/")[0], n) for n in os.listdir(owner_dir) if n.lower() == repo.split("/")[-1].lower()]
+    for name in names:
+        for cand in (os.path.join(repos, name, ".git"), os.path.join(repos, name)):
+            if os.path.isdir(os.path.join(cand, "objects")):
+                return cand
+    return None
+
+
+# --- ctags ---------------------------------------------------------------------------------------
+
+
+def ctags_defs(files, scratch):
+    """{label: [(name, scope_tail, kind, line, language)]} for {label: (language, text)}."""
+    paths = {}
+    for i, (label, (lang, text)) in enumerate(files.items()):
+        ext = os.path.splitext(label[1])[1]
+        p = os.path.join(scratch, f"{i}{ext}")
+        with open(p, "w") as f:
+            f.write(text)
+        paths[p] = (label, lang)
+    out = defaultdict(list)
+    if not paths:
+        return out
+    # --language-force applies to every file of a run: one run per language.
+    by_lang = defaultdict(list)
+    for p, (_, lang) in paths.items():
+        by_lang[lang].append(p)
+    for lang, ps in by_lang.items():
+        res = subprocess.run(["ctags", "--output-format=json", "--fields=+nKZ", f"--language-force={lang}", "-f", "-", *ps],
+                             capture_output=True, text=True)
+        for line in res.stdout.splitlines():
+            try:
+                tag = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if tag.get("_type") != "tag":
+                continue
+            label, _ = paths[tag["path"]]
+            kind = tag.get("kind", "")
+            if kind in SKIP_KINDS.get(lang, ()):
+                continue
+            scope = tag.get("scope", "")
+            tail = re.split(r"::|\.|\\|/", scope)[-1] if scope else ""
+            out[label].append((tag["name"], tail, kind, tag.get("line", 0), lang))
+        for p in ps:
+            os.unlink(p)
+    return out
+
+
+# --- one task ------------------------------------------------------------------------------------
+
+
+def patch_of(task):
+    for key in ("patch", "fix_patch", "feature_patch"):
+        if task.get(key):
+            return task[key]
+    return ""
+
+
+def measure(task, record, blobs, scratch, h_is_cpp):
+    """(extractor's {(lang, name): where}, hintlens's {(lang, name): where}, languages, test words)."""
+    base = task["base_commit"]
+    code = [f for f in parse_patch(patch_of(task)) if not f["binary"]]
+
+    def lang_of(path):
+        ext = os.path.splitext(path or "")[1].lower()
+        lang = ENDINGS.get(ext)
+        if ext == ".h" and h_is_cpp:
+            lang = "C++"
+        return lang
+
+    files = {}
+    languages = set()
+    for f in code:
+        lang = lang_of(f["new"] or f["old"])
+        if lang is None:
+            continue
+        languages.add(lang)
+        before = blobs.read(base, f["old"]) if f["old"] else ""
+        if before is None:
+            before = ""
+        after = apply_hunks(before, f["hunks"]) if f["new"] else ""
+        if f["old"]:
+            files[("B", f["old"])] = (lang, before)
+        if f["new"]:
+            files[("R", f["new"])] = (lang, after)
+    defs = ctags_defs(files, scratch)
+    at_base = {(name, tail) for (side, _), ds in defs.items() if side == "B" for name, tail, *_ in ds}
+    tests = added_lines(task.get("test_patch", ""))
+    first_use = {}
+    for path, no, text in tests:
+        for w in WORD.findall(text):
+            first_use.setdefault(w, f"{path}:{no}: {text.strip()[:100]}")
+    extractor = {}
+    for (side, path), ds in defs.items():
+        if side != "R":
+            continue
+        for name, tail, kind, line, lang in ds:
+            if (name, tail) in at_base or name not in first_use:
+                continue
+            extractor.setdefault((lang, name), f"{path}:{line} {kind} {tail + '::' if tail else ''}{name}")
+    lang_by_path = {path: lang for (side, path), (lang, _) in files.items()}
+    hintlens = {}
+    for ident in record.get("selections", {}).get("defuse", []):
+        if ident.get("direction") != "code->test":
+            continue
+        lang = lang_by_path.get(ident["path"]) or lang_of(ident["path"]) or "other"
+        ev = ident.get("evidence", [])
+        use = f"{ev[0]['path']}:{ev[0]['line']}" if ev else ""
+        hintlens.setdefault((lang, ident["name"]),
+                            f"{ident['path']}:{ident['line']} {ident['kind']} {ident['qualified_name']} (use {use})")
+    return extractor, hintlens, languages, first_use
+
+
+# --- main ----------------------------------------------------------------------------------------
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("datasets", nargs="+")
+    p.add_argument("--repos", required=True)
+    p.add_argument("--bin", default="target/release/hintlens")
+    p.add_argument("--out", default="target/precision")
+    p.add_argument("--results", help="read DIR/NAME.jsonl instead of running the batch")
+    p.add_argument("--sample", type=int, default=0)
+    p.add_argument("--seed", type=int, default=1)
+    a = p.parse_args()
+    version = ensure_ctags()
+    print(f"extractor: {version}", file=sys.stderr)
+    os.makedirs(os.path.join(a.out, "results"), exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="precision-")
+
+    totals = {l: defaultdict(int) for l in LANGUAGES + ["other"]}
+    disagreements = []
+    for ds in a.datasets:
+        name = os.path.splitext(os.path.basename(ds))[0]
+        parent = os.path.basename(os.path.dirname(os.path.abspath(ds)))
+        if parent not in ("datasets",):
+            name = f"{parent}-{name}"
+        if a.results:
+            results = os.path.join(a.results, f"{name}.jsonl")
+            if not os.path.exists(results):
+                fail(f"no results for {ds} at {results}")
+        else:
+            results = os.path.join(a.out, "results", f"{name}.jsonl")
+            if not os.path.exists(a.bin):
+                fail(f"no hintlens binary at {a.bin}: `cargo build --release -p hintlens-cli` or pass --bin")
+            run = subprocess.run([a.bin, "batch", ds, "--repos", a.repos, "--out", results],
+                                 capture_output=True, text=True)
+            if run.returncode != 0:
+                print(f"precision: batch of {ds} failed ({run.returncode}): {run.stderr.strip()[-400:]}", file=sys.stderr)
+                continue
+        records = {}
+        for line in open(results):
+            if line.strip():
+                r = json.loads(line)
+                records[r["instance_id"]] = r
+        tasks = [json.loads(l) for l in open(ds) if l.strip()]
+        # `.h` is C++ in a repository whose code patches touch any C++ ending.
+        cpp_repos = {t["repo"] for t in tasks
+                     if any(ENDINGS.get(os.path.splitext(f["new"] or f["old"] or "")[1].lower()) == "C++"
+                            for f in parse_patch(patch_of(t)))}
+        cpp_repos |= {r.get("repo") for r in records.values() if r.get("coverage", {}).get("read_as", {}).get(".h") == "cpp"}
+        blobs_by_repo = {}
+        for t in tasks:
+            r = records.get(t["instance_id"])
+            if r is None or r.get("status") != "ok":
+                continue
+            gd = git_dir(a.repos, t["repo"])
+            if gd is None:
+                print(f"precision: no repository for {t['repo']} under {a.repos}", file=sys.stderr)
+                continue
+            blobs = blobs_by_repo.get(gd) or blobs_by_repo.setdefault(gd, Blobs(gd))
+            ex, hl, langs, uses = measure(t, r, blobs, scratch, t["repo"] in cpp_repos)
+            for l in langs:
+                totals[l]["tasks"] += 1
+            for key in set(ex) | set(hl):
+                lang, nm = key
+                tot = totals.setdefault(lang, defaultdict(int))
+                if key in hl:
+                    tot["hintlens"] += 1
+                if key in ex:
+                    tot["extractor"] += 1
+                if key in hl and key in ex:
+                    tot["both"] += 1
+                    continue
+                side = "hintlens-only" if key in hl else "extractor-only"
+                where = hl.get(key) or ex.get(key)
+                disagreements.append((lang, side, t["instance_id"], nm, where, uses.get(nm, "")))
+        for b in blobs_by_repo.values():
+            b.close()
+    shutil.rmtree(scratch, ignore_errors=True)
+
+    def ratio(n, d):
+        return f"{n / d:.2f}" if d else "-"
+
+    print(f"{'language':<11} {'tasks':>5} {'hintlens':>8} {'ctags':>6} {'both':>5} {'precision':>9} {'recall':>6}")
+    pooled = defaultdict(int)
+    for lang in LANGUAGES + ["other"]:
+        t = totals.get(lang, {})
+        if not t.get("tasks") and not t.get("hintlens"):
+            continue
+        for k in ("tasks", "hintlens", "extractor", "both"):
+            pooled[k] += t.get(k, 0)
+        print(f"{lang:<11} {t.get('tasks', 0):>5} {t.get('hintlens', 0):>8} {t.get('extractor', 0):>6} {t.get('both', 0):>5} "
+              f"{ratio(t.get('both', 0), t.get('hintlens', 0)):>9} {ratio(t.get('both', 0), t.get('extractor', 0)):>6}")
+    print(f"{'all':<11} {pooled['tasks']:>5} {pooled['hintlens']:>8} {pooled['extractor']:>6} {pooled['both']:>5} "
+          f"{ratio(pooled['both'], pooled['hintlens']):>9} {ratio(pooled['both'], pooled['extractor']):>6}")
+
+    header = "language\tside\ttask\tname\tdefinition\tfirst test use\n"
+    with open(os.path.join(a.out, "disagreements.tsv"), "w") as f:
+        f.write(header)
+        for d in sorted(disagreements):
+            f.write("\t".join(d) + "\n")
+    print(f"{len(disagreements)} disagreements in {os.path.join(a.out, 'disagreements.tsv')}", file=sys.stderr)
+    if a.sample:
+        rng = random.Random(a.seed)
+        with open(os.path.join(a.out, "sample.tsv"), "w") as f:
+            f.write("judgement\t" + header)
+            for lang in LANGUAGES + ["other"]:
+                mine = [d for d in disagreements if d[0] == lang]
+                for d in rng.sample(mine, min(a.sample, len(mine))):
+                    f.write("\t" + "\t".join(d) + "\n")
+        print(f"sample of {a.sample} per language in {os.path.join(a.out, 'sample.tsv')}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
