@@ -354,9 +354,13 @@ def main():
                 fail(f"no hintlens binary at {a.bin}: `cargo build --release -p hintlens-cli` or pass --bin")
             run = subprocess.run([a.bin, "batch", ds, "--repos", a.repos, "--out", results],
                                  capture_output=True, text=True)
-            if run.returncode != 0:
+            # The batch exits 1 when some task failed; its records (the failed ones too) are
+            # written all the same, and the failed tasks are left out below.
+            if run.returncode != 0 and not (os.path.exists(results) and os.path.getsize(results)):
                 print(f"precision: batch of {ds} failed ({run.returncode}): {run.stderr.strip()[-400:]}", file=sys.stderr)
                 continue
+            if run.returncode != 0:
+                print(f"precision: {ds}: {run.stderr.strip().splitlines()[-1]}", file=sys.stderr)
         records = {}
         for line in open(results):
             if line.strip():

@@ -26,12 +26,144 @@
 use hintlens_tree::Reading;
 use std::ops::Range;
 
-/// What the C and C++ grammars read of a file: its stray macro lines blanked. A line's
-/// decision reads the lines before and after it.
-pub(crate) const READING: Reading = Reading { blank, lines_before: 1, lines_after: 1 };
+/// What the C and C++ grammars read of a file: its stray macro lines blanked, and the
+/// directives of its short conditionals that open or close a brace ([`unbalanced_conditionals`]).
+/// A stray line's decision reads the lines before and after it; a conditional's, the
+/// [`CONDITIONAL_LINES`] around it.
+pub(crate) const READING: Reading = Reading { blank, lines_before: CONDITIONAL_LINES, lines_after: CONDITIONAL_LINES };
 
 fn blank(text: &[u8]) -> Vec<Range<usize>> {
-    stray_lines(text).into_iter().map(|line| line.range).collect()
+    let mut out: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
+    out.extend(unbalanced_conditionals(text));
+    out
+}
+
+/// The most lines a conditional read by [`unbalanced_conditionals`] spans, `#if` to `#endif`.
+pub(crate) const CONDITIONAL_LINES: usize = 12;
+
+/// A conditional whose first branch opens a brace it does not close, or closes one it did not
+/// open — `#ifndef JSON_HAS_CPP_17` / `namespace {` / `#endif`, and later the same around its
+/// `}`; C headers' `#ifdef __cplusplus` / `extern "C" {` / `#endif` — leaves the grammar a
+/// `{` without its `}` inside the conditional's node: error recovery then nests the rest of
+/// the file under the scope it opened (`nlohmann::nlohmann::detail`), or ends a namespace
+/// early. Such a conditional is read as its first branch alone: its directives and its other
+/// branches are blanked, so the braces meet as they do when it holds. Only conditionals of at
+/// most [`CONDITIONAL_LINES`] lines with none nested are read so (include guards and feature
+/// blocks balance their braces, and a decision stays within a few lines of what it blanks).
+pub(crate) fn unbalanced_conditionals(text: &[u8]) -> Vec<Range<usize>> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split(|&b| b == b'\n') {
+        lines.push(at..at + line.len());
+        at += line.len() + 1;
+    }
+    let directive = |n: usize| directive(&text[lines[n].clone()]);
+    let mut out = Vec::new();
+    let mut n = 0;
+    while n < lines.len() {
+        if directive(n) != Some(Directive::If) {
+            n += 1;
+            continue;
+        }
+        // The group's directives: `#if`, any `#elif`/`#else`, its `#endif`.
+        let mut marks = vec![n];
+        let mut end = None;
+        for m in n + 1..lines.len().min(n + CONDITIONAL_LINES) {
+            match directive(m) {
+                Some(Directive::If) => break,
+                Some(Directive::Else) => marks.push(m),
+                Some(Directive::Endif) => {
+                    end = Some(m);
+                    break;
+                }
+                None => {}
+            }
+        }
+        let Some(end) = end else {
+            n += 1;
+            continue;
+        };
+        marks.push(end);
+        let first_branch = lines[n].end..lines[marks[1]].start;
+        if brace_balance(&text[first_branch]) != 0 {
+            out.extend(marks.iter().map(|&m| lines[m].clone()));
+            // The other branches, `#else` to `#endif`.
+            if marks.len() > 2 {
+                out.push(lines[marks[1]].start..lines[end].start);
+            }
+        }
+        n = end + 1;
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Directive {
+    If,
+    Else,
+    Endif,
+}
+
+/// The conditional directive `line` is, if it is one.
+fn directive(line: &[u8]) -> Option<Directive> {
+    let line = trim(line);
+    let rest = trim(line.strip_prefix(b"#")?);
+    let word = &rest[..rest.iter().take_while(|b| b.is_ascii_alphabetic()).count()];
+    match word {
+        b"if" | b"ifdef" | b"ifndef" => Some(Directive::If),
+        b"elif" | b"elifdef" | b"elifndef" | b"else" => Some(Directive::Else),
+        b"endif" => Some(Directive::Endif),
+        _ => None,
+    }
+}
+
+/// `{` less `}` in `text`, comments, strings, characters and directives (with their continued
+/// lines) skipped.
+fn brace_balance(text: &[u8]) -> i64 {
+    let mut balance = 0;
+    let mut i = 0;
+    let mut line_start = true;
+    while i < text.len() {
+        let c = text[i];
+        if line_start && c == b'#' {
+            // A directive, to the end of its last continued line.
+            while i < text.len() && !(text[i] == b'\n' && text[i - 1] != b'\\') {
+                i += 1;
+            }
+            continue;
+        }
+        if !c.is_ascii_whitespace() {
+            line_start = false;
+        }
+        match c {
+            b'\n' => line_start = true,
+            b'{' => balance += 1,
+            b'}' => balance -= 1,
+            b'/' if text.get(i + 1) == Some(&b'/') => {
+                while i < text.len() && text[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if text.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < text.len() && !text[i..].starts_with(b"*/") {
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < text.len() && text[i] != quote && text[i] != b'\n' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    balance
 }
 
 /// A stray macro line: the bytes of its macro (name and arguments) and its zero-based line.
@@ -244,6 +376,36 @@ mod tests {
         let prefixed =
             "FMT_NORETURN FMT_API void assert_fail(const char* file);\nFMT_EXPORT template <typename T> struct a;\n";
         assert_eq!(stray(prefixed), ["FMT_NORETURN FMT_API", "FMT_EXPORT"]);
+    }
+
+    fn conditional(text: &str) -> Vec<&str> {
+        unbalanced_conditionals(text.as_bytes()).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn a_conditional_opening_a_brace_is_read_as_its_first_branch() {
+        let open = "#ifndef JSON_HAS_CPP_17\n/// the anonymous namespace\nnamespace\n{\n#endif\nint x;\n";
+        assert_eq!(conditional(open), ["#ifndef JSON_HAS_CPP_17", "#endif"]);
+        let close = "#ifndef JSON_HAS_CPP_17\n} // namespace\n#endif\n";
+        assert_eq!(conditional(close), ["#ifndef JSON_HAS_CPP_17", "#endif"]);
+        let branches = "#if A\nnamespace a {\n#else\nnamespace b {\n#endif\n";
+        assert_eq!(conditional(branches), ["#if A", "#else", "#endif", "#else\nnamespace b {\n"]);
+        let c = "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+        assert_eq!(conditional(c), ["#ifdef __cplusplus", "#endif"]);
+        // The innermost conditional is the one read so.
+        assert_eq!(conditional("#if A\n#if B\nnamespace a {\n#endif\n#endif\n"), ["#if B", "#endif"]);
+    }
+
+    #[test]
+    fn balanced_long_and_nested_conditionals_are_read_whole() {
+        for text in [
+            "#ifndef X_H\n#define X_H\nstruct a { int b; };\n#endif\n",
+            "#if A\nint f() { return '{'; } // {\n/* { */\n#endif\n",
+            "#if A\n#define OPEN {\\\n  {\n#endif\n",
+            &format!("#if A\nnamespace a {{\n{}#endif\n", "int x;\n".repeat(CONDITIONAL_LINES)),
+        ] {
+            assert_eq!(conditional(text), Vec::<&str>::new(), "{text:?}");
+        }
     }
 
     #[test]
