@@ -23,6 +23,7 @@
 //!   `NLOHMANN_DEFINE_TYPE_INTRUSIVE(…)`) or a directive (`#endif`) — not a `{` (a macro taking
 //!   a body: Catch2's `TEST_CASE("…")` with its brace below), an operator or a `,`, `;`, `)`.
 
+use hintlens_syntax::scoping::{ScopeMacro, scope_ops};
 use hintlens_tree::Reading;
 use std::ops::Range;
 
@@ -35,6 +36,36 @@ pub(crate) const READING: Reading = Reading { blank, lines_before: CONDITIONAL_L
 fn blank(text: &[u8]) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
     out.extend(unbalanced_conditionals(text));
+    out.extend(directive_comments(text));
+    out
+}
+
+/// The `/* … */` comments inside a directive continued past them (`if (a) /* NOLINT */ \`,
+/// on a line of a macro's body): the grammar reads a directive's text only up to a `/*`, and
+/// the continued lines after the comment as code — a macro's body of statements spills into
+/// the class around it, which loses the rest of its members. A comment is read as blank where
+/// its line goes on with `\` and is a directive's, its own `#` or the line before going on.
+pub(crate) fn directive_comments(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut previous_continues = false;
+    for line in text.split(|&b| b == b'\n') {
+        let start = at;
+        at += line.len() + 1;
+        let trimmed = trim(line);
+        let continues = trimmed.ends_with(b"\\");
+        if continues && (previous_continues || trimmed.starts_with(b"#")) {
+            let mut i = 0;
+            while let Some(open) = memchr::memmem::find(&line[i..], b"/*") {
+                let from = i + open;
+                let Some(close) = memchr::memmem::find(&line[from + 2..], b"*/") else { break };
+                let to = from + 2 + close + 2;
+                out.push(start + from..start + to);
+                i = to;
+            }
+        }
+        previous_continues = continues;
+    }
     out
 }
 
@@ -93,6 +124,42 @@ pub(crate) fn unbalanced_conditionals(text: &[u8]) -> Vec<Range<usize>> {
             }
         }
         n = end + 1;
+    }
+    out
+}
+
+/// The macros `text` defines whose bodies only open and close scopes
+/// ([`hintlens_syntax::scoping::scope_ops`]), first definition of each name that is one.
+pub(crate) fn scope_macros(text: &[u8]) -> Vec<ScopeMacro> {
+    let mut out: Vec<ScopeMacro> = Vec::new();
+    let mut at = 0;
+    while let Some(found) = memchr::memmem::find(&text[at..], b"define") {
+        let start = at + found;
+        at = start + 6;
+        let line_start = text[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let before = trim(&text[line_start..start]);
+        if !(before.first() == Some(&b'#') && trim(&before[1..]).is_empty()) {
+            continue;
+        }
+        // To the end of the last continued line.
+        let mut end = at;
+        while end < text.len() && !(text[end] == b'\n' && text[end - 1] != b'\\') {
+            end += 1;
+        }
+        let rest = &text[at..end];
+        let name_from = skip_blanks(rest, 0);
+        let name_len = rest[name_from..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        if name_len == 0 || rest.get(name_from + name_len) == Some(&b'(') {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&rest[name_from..name_from + name_len]);
+        if out.iter().any(|m| m.name == name) {
+            continue;
+        }
+        if let Some(ops) = scope_ops(&String::from_utf8_lossy(&rest[name_from + name_len..])) {
+            out.push(ScopeMacro { name: name.into_owned(), ops });
+        }
+        at = end;
     }
     out
 }
@@ -186,6 +253,8 @@ const STARTS: &[&str] = &[
 enum Shape {
     Name,
     Call,
+    /// A name and a `:`, as an access specifier stands.
+    Label,
 }
 
 /// Every stray macro line of `text`, first to last.
@@ -203,7 +272,7 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
         }
         if let Some((from, to, shape)) = macro_line(line) {
             let next = lines.peek().map(|(_, next)| trim(next));
-            if follows(next, shape) {
+            if follows(next, shape) || (shape == Shape::Name && closes_before_directive(trim(before), next)) {
                 out.push(StrayLine { range: start + from..start + to, line: n });
             }
         } else if let Some((from, to)) = macro_prefix(line) {
@@ -285,7 +354,13 @@ fn macro_line(line: &[u8]) -> Option<(usize, usize, Shape)> {
         end = closing_paren(rest, after)? + 1;
         shape = Shape::Call;
     }
-    let tail = skip_blanks(rest, end);
+    let mut tail = skip_blanks(rest, end);
+    // `JSON_PRIVATE_UNLESS_TESTED:`, a macro standing for an access specifier.
+    if shape == Shape::Name && rest.get(tail) == Some(&b':') && rest.get(tail + 1) != Some(&b':') {
+        end = tail + 1;
+        shape = Shape::Label;
+        tail = skip_blanks(rest, end);
+    }
     let tail = &rest[tail..];
     (tail.is_empty() || tail == b"\r" || tail.starts_with(b"//")).then_some((from, from + end, shape))
 }
@@ -338,6 +413,18 @@ fn continues(before: &[u8]) -> bool {
     before.last().is_some_and(|b| matches!(b, b'\\' | b',' | b'(' | b'=' | b'|' | b'&' | b'+' | b'-' | b'?'))
 }
 
+/// Whether a name alone stands between the end of a declaration (the line before ends with `;`
+/// or `}`, a `//` comment aside) and a directive: `}  // namespace detail` /
+/// `NLOHMANN_JSON_NAMESPACE_END` / `#elif JSON_HAS_FILESYSTEM`. An enumerator before `#endif`
+/// follows a `,` or a directive, never these.
+fn closes_before_directive(before: &[u8], next: Option<&[u8]>) -> bool {
+    let code = match memchr::memmem::find(before, b"//") {
+        Some(comment) => trim(&before[..comment]),
+        None => before,
+    };
+    matches!(code.last(), Some(b';' | b'}')) && next.is_some_and(|n| n.starts_with(b"#"))
+}
+
 /// Whether the (trimmed) line after a macro line says a declaration or statement follows it.
 fn follows(next: Option<&[u8]>, shape: Shape) -> bool {
     let Some(next) = next else { return true };
@@ -347,10 +434,15 @@ fn follows(next: Option<&[u8]>, shape: Shape) -> bool {
     }
     let word = &next[..next.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count()];
     match shape {
+        // A block (`JSON_TRY` / `{`, a macro standing for `try`) too.
         Shape::Name => {
-            STARTS.iter().any(|k| k.as_bytes() == word) || (is_macro_name(word) && macro_line(next).is_some())
+            STARTS.iter().any(|k| k.as_bytes() == word)
+                || (is_macro_name(word) && macro_line(next).is_some())
+                || first == b'{'
         }
         Shape::Call => !word.is_empty() && !first.is_ascii_digit() || first == b'}' || first == b'#',
+        // Whatever follows an access specifier.
+        Shape::Label => true,
     }
 }
 
@@ -373,6 +465,12 @@ mod tests {
         let class = "class person {\n  int age;\n  NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, \"x)\")\n};\n";
         assert_eq!(stray(class), ["NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, \"x)\")"]);
         assert_eq!(stray("class W {\n  Q_OBJECT\n public:\n};"), ["Q_OBJECT"]);
+        let label = "class basic_json {\n  JSON_PRIVATE_UNLESS_TESTED:\n    using lexer = int;\n};";
+        assert_eq!(stray(label), ["JSON_PRIVATE_UNLESS_TESTED:"]);
+        let block = "void f() {\n  JSON_TRY\n  {\n    g();\n  }\n  JSON_CATCH (std::out_of_range&)\n  {\n  }\n}";
+        assert_eq!(stray(block), ["JSON_TRY"]);
+        let branch = "#if A\nNS_BEGIN\nint a;\n}  // namespace detail\nNS_END\n#elif B\n#endif\n";
+        assert_eq!(stray(branch), ["NS_BEGIN", "NS_END"]);
         let prefixed =
             "FMT_NORETURN FMT_API void assert_fail(const char* file);\nFMT_EXPORT template <typename T> struct a;\n";
         assert_eq!(stray(prefixed), ["FMT_NORETURN FMT_API", "FMT_EXPORT"]);
@@ -394,6 +492,13 @@ mod tests {
         assert_eq!(conditional(c), ["#ifdef __cplusplus", "#endif"]);
         // The innermost conditional is the one read so.
         assert_eq!(conditional("#if A\n#if B\nnamespace a {\n#endif\n#endif\n"), ["#if B", "#endif"]);
+    }
+
+    #[test]
+    fn comments_inside_a_continued_directive_are_blank() {
+        let text = "#define OP(op) \\\n  if (a) /* NOLINT */ \\\n  { return a op b; } /* x */\n/* kept */ \\\nint y; /* kept */\n";
+        let found: Vec<&str> = directive_comments(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["/* NOLINT */"]);
     }
 
     #[test]
@@ -426,6 +531,7 @@ mod tests {
             "BOOL WINAPI DllMain(void)",
             "#define X(...) \\\n  EXPAND(__VA_ARGS__)\n\n#endif",
             "enum {\n  A,\n  B_VALUE\n  int x;",
+            "enum {\n  A,\n#if X\n  B_VALUE\n#endif\n};",
             "int x = a ||\n  FLAG(b)\n  y;",
         ] {
             assert_eq!(stray(text), Vec::<&str>::new(), "{text:?}");

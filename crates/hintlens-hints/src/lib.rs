@@ -27,6 +27,7 @@ mod ident;
 mod newdefs;
 mod pro;
 mod resolve;
+mod scoping;
 mod strings;
 #[cfg(test)]
 mod test_support;
