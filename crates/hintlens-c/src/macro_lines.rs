@@ -37,6 +37,27 @@ fn blank(text: &[u8]) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
     out.extend(unbalanced_conditionals(text));
     out.extend(directive_comments(text));
+    out.extend(if_macros(text));
+    out
+}
+
+/// A macro standing for `constexpr` after `if` (`if FMT_CONSTEXPR20 (a == b)`): the grammar
+/// reads `if` with no condition, and the function around it breaks. Read as blank.
+pub(crate) fn if_macros(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(found) = memchr::memmem::find(&text[at..], b"if ") {
+        let start = at + found;
+        at = start + 3;
+        if start > 0 && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b'_') {
+            continue;
+        }
+        let from = skip_blanks(text, at);
+        let name = text[from..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        if is_macro_name(&text[from..from + name]) && text.get(skip_blanks(text, from + name)) == Some(&b'(') {
+            out.push(from..from + name);
+        }
+    }
     out
 }
 
@@ -293,7 +314,12 @@ const DECLARATION_STARTS: &[&str] = &[
 
 /// Those the grammar cannot read after one name it does not know (it reads `FMT_API void f();`
 /// with the macro as a type, keeping the declaration whole).
-const AFTER_NO_NAME: &[&str] = &["class", "enum", "namespace", "struct", "template", "typedef", "union", "using"];
+const AFTER_NO_NAME: &[&str] = &[
+    "class", "enum", "namespace", "struct", "template", "typedef", "union", "using",
+    // A primitive type after a name the grammar took for a type is two types
+    // (`FMT_CONSTEXPR void f();`), where `auto` is read as a specifier.
+    "void", "bool", "char", "int", "long", "short", "signed", "unsigned", "float", "double",
+];
 
 /// Where macro names stand at the start of `line` before a keyword that starts a declaration,
 /// where the grammar cannot read them: two or more (`FMT_NORETURN FMT_API void f();`), or one
@@ -474,6 +500,7 @@ mod tests {
         let prefixed =
             "FMT_NORETURN FMT_API void assert_fail(const char* file);\nFMT_EXPORT template <typename T> struct a;\n";
         assert_eq!(stray(prefixed), ["FMT_NORETURN FMT_API", "FMT_EXPORT"]);
+        assert_eq!(stray("FMT_CONSTEXPR void for_each(Tuple&& t) {\n}\n"), ["FMT_CONSTEXPR"]);
     }
 
     fn conditional(text: &str) -> Vec<&str> {
@@ -492,6 +519,13 @@ mod tests {
         assert_eq!(conditional(c), ["#ifdef __cplusplus", "#endif"]);
         // The innermost conditional is the one read so.
         assert_eq!(conditional("#if A\n#if B\nnamespace a {\n#endif\n#endif\n"), ["#if B", "#endif"]);
+    }
+
+    #[test]
+    fn a_macro_for_constexpr_after_if_is_blank() {
+        let text = "if FMT_CONSTEXPR20 (a == b) {}\nif (FLAG) {}\nelif X (y)\nif constexpr (a) {}\n";
+        let found: Vec<&str> = if_macros(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["FMT_CONSTEXPR20"]);
     }
 
     #[test]
@@ -523,7 +557,6 @@ mod tests {
             "x = MAKE(a)\n    + 1;",
             "f(a,\n  FLAG(b)\n  );",
             "BOOL\nDllMain(void)",
-            "FMT_API void f();",
             "FOO(a);\nint x;",
             "A_B\n  , C_D",
             "MY_TYPE const x = 1;",
