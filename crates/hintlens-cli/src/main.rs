@@ -257,6 +257,11 @@ struct RunArgs {
     /// OpenAI-compatible endpoint) for declaration-doc, pro and pro-interface.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// A dataset field the agent is told (repeatable): `necessity` is 0 for a name one of them
+    /// states, as `hintlens audit` decides it; records then name them (`told`) [default:
+    /// problem_statement].
+    #[arg(long = "told", value_name = "FIELD")]
+    told: Vec<String>,
 }
 
 impl RunArgs {
@@ -285,6 +290,7 @@ impl RunArgs {
             skip: Default::default(),
             stop: None,
             shard: None,
+            told: self.told,
         })
     }
 }
@@ -639,6 +645,7 @@ fn show(args: ShowArgs) -> ExitCode {
         patch: Some(&patch),
         test_patch: &test_patch,
         problem_statement: &problem,
+        told: &problem,
         selections: &args.selections,
         projections: &args.projections,
         reference_commit: args.reference.as_deref(),

@@ -5,6 +5,8 @@
 //! - The hint text benchmarks release ([`parse_interface`], SWE-bench Pro's `interface` field):
 //!   what hintlens' own selections are compared with (`hintlens agree`) and matched against
 //!   (the `pro` selection).
+//! - What the agent is told ([`told`]): the text of a row's told fields in any benchmark's
+//!   shape, and the one definition of a field *stating* a name ([`told::states`]).
 //!
 //! Invariants:
 //! - The format is read from the content (Parquet's magic bytes, a leading `[`), never guessed
@@ -19,6 +21,7 @@ mod json;
 mod parquet_io;
 mod to_arrow;
 mod to_json;
+pub mod told;
 
 pub use interface::{InterfaceEntry, parse_interface};
 pub use json::{parse_json, write_json};
@@ -141,7 +144,7 @@ pub fn write(path: &Path, format: Format, rows: &[Value]) -> Result<(), Error> {
 }
 
 /// Writes through a temporary file beside `path`, renamed over it once complete.
-pub(crate) fn write_atomically(
+pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut std::fs::File) -> Result<(), String>,
 ) -> Result<(), Error> {
