@@ -238,6 +238,10 @@ enum Command {
         /// The judge's scores: what `hintlens judge import` wrote (repeatable).
         #[arg(long = "judged", value_name = "JUDGED")]
         judged: Vec<PathBuf>,
+        /// A field the agent is told (repeatable), for each task's hidden contracts as `hintlens
+        /// audit` finds them [default: the dataset shape's, as for audit].
+        #[arg(long = "told", value_name = "FIELD", requires = "dataset")]
+        told: Vec<String>,
     },
     /// The paper's leakage judge (§4.6, Appendix C): export the prompts, run them against an
     /// OpenAI-compatible endpoint, import the answers, report Table 8.
@@ -441,12 +445,12 @@ fn main() -> ExitCode {
             projections: or_default(projection, Projection::Declaration),
             format,
         }),
-        Command::Review { results, dataset, repos, repo, port, decisions, judged } => {
+        Command::Review { results, dataset, repos, repo, port, decisions, judged, told } => {
             let mut locator = RepoLocator::new(repos);
             for (name, path) in repo {
                 locator.add_override(&name, path);
             }
-            review::run(review::ReviewArgs { results, dataset, locator, port, decisions, judged })
+            review::run(review::ReviewArgs { results, dataset, locator, port, decisions, judged, told })
         }
         Command::Judge { command } => judge::run(command),
         Command::Lsp { stdio: _ } => match hintlens_lsp::run_stdio() {
