@@ -110,6 +110,10 @@ pub struct Summary {
     pub with_hidden: usize,
     pub hidden: usize,
     pub contracts: usize,
+    /// What each `--hint` does for these tasks (in the audit's repositories; the overall
+    /// figures are [`Audit::hints`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<HintSummary>,
 }
 
 /// What one hint does over all tasks.
@@ -333,13 +337,23 @@ pub fn audit(records: &[Value], rows: &[Map<String, Value>], options: &AuditOpti
             hints: task_hints,
         });
     }
-    let (repositories, overall) = summaries(&tasks);
-    let hints = hints
+    let (mut repositories, overall) = summaries(&tasks);
+    let texts: Vec<&str> = hints.iter().map(|(text, _)| text.as_str()).collect();
+    for repo in &mut repositories {
+        repo.hints = hint_summaries(tasks.iter().filter(|t| t.repo == repo.repo), &texts);
+    }
+    let hints = hint_summaries(tasks.iter(), &texts);
+    Ok(Audit { told, told_from, records: order.len(), left_out, tasks, repositories, overall, hints })
+}
+
+/// What each hint (the i-th of every task's `hints`) does over these tasks.
+fn hint_summaries<'t>(tasks: impl Iterator<Item = &'t TaskAudit> + Clone, texts: &[&str]) -> Vec<HintSummary> {
+    texts
         .iter()
         .enumerate()
-        .map(|(i, (text, _))| {
-            let mut s = HintSummary { hint: text.clone(), ..HintSummary::default() };
-            for t in &tasks {
+        .map(|(i, text)| {
+            let mut s = HintSummary { hint: text.to_string(), ..HintSummary::default() };
+            for t in tasks.clone() {
                 let h = &t.hints[i];
                 s.closes += h.closes.len();
                 s.leaves += t.hidden.len() - h.closes.len();
@@ -348,8 +362,7 @@ pub fn audit(records: &[Value], rows: &[Map<String, Value>], options: &AuditOpti
             }
             s
         })
-        .collect();
-    Ok(Audit { told, told_from, records: order.len(), left_out, tasks, repositories, overall, hints })
+        .collect()
 }
 
 /// The names a hint could disclose: those of every selection the record carries (string
@@ -421,11 +434,18 @@ impl Audit {
             }
         }
         out.push_str("\n## Per repository\n\n");
-        out.push_str("| repository | tasks | with a hidden contract | share | hidden names | contracts |\n");
-        out.push_str("|---|---:|---:|---:|---:|---:|\n");
+        // One more column per hint: the tasks still with a hidden contract once it is told.
+        out.push_str("| repository | tasks | with a hidden contract | share | hidden names | contracts |");
+        for h in &self.hints {
+            let _ = write!(out, " left with `{}` |", h.hint);
+        }
+        out.push_str("\n|---|---:|---:|---:|---:|---:|");
+        out.push_str(&"---:|".repeat(self.hints.len()));
+        out.push('\n');
         for s in self.repositories.iter().chain([&self.overall]) {
-            let name = if std::ptr::eq(s, &self.overall) { "**overall**".to_owned() } else { s.repo.clone() };
-            let _ = writeln!(
+            let overall = std::ptr::eq(s, &self.overall);
+            let name = if overall { "**overall**".to_owned() } else { s.repo.clone() };
+            let _ = write!(
                 out,
                 "| {name} | {} | {} | {} | {} | {} |",
                 s.tasks,
@@ -434,6 +454,11 @@ impl Audit {
                 s.hidden,
                 s.contracts
             );
+            let hints = if overall { &self.hints } else { &s.hints };
+            for h in hints {
+                let _ = write!(out, " {} ({}) |", h.tasks_left, percent(h.tasks_left, s.tasks));
+            }
+            out.push('\n');
         }
         if !self.hints.is_empty() {
             out.push_str("\n## Hints\n\n");
@@ -508,7 +533,11 @@ mod tests {
         let a = audit(&records, &rows, &only_statement).unwrap();
         assert_eq!(a.tasks[0].hidden.len(), 1);
         assert_eq!(a.tasks[0].hidden[0].uses, ["tests/t.py:7"]);
-        assert_eq!(a.overall, Summary { repo: "overall".into(), tasks: 1, with_hidden: 1, hidden: 1, contracts: 2 });
+        assert_eq!(
+            a.overall,
+            Summary { repo: "overall".into(), tasks: 1, with_hidden: 1, hidden: 1, contracts: 2, hints: vec![] }
+        );
+        assert_eq!(a.repositories[0].hints, a.hints);
         // The field hint closes `other` and spoils `known` (no contract: the base holds it).
         assert_eq!(a.hints[0], HintSummary { hint: "hint".into(), closes: 1, leaves: 0, tasks_left: 0, spoils: 1 });
         assert_eq!(a.tasks[0].hints[0].spoils, ["known"]);
@@ -519,7 +548,7 @@ mod tests {
         );
         let md = a.markdown();
         assert!(md.contains("- function `m.other` (m.py:3), used at tests/t.py:7"), "{md}");
-        assert!(md.contains("| **overall** | 1 | 1 | 100.0% | 1 | 2 |"), "{md}");
+        assert!(md.contains("| **overall** | 1 | 1 | 100.0% | 1 | 2 | 0 (0.0%) | 0 (0.0%) |"), "{md}");
     }
 
     #[test]
