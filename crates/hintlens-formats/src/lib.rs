@@ -143,11 +143,20 @@ pub fn write(path: &Path, format: Format, rows: &[Value]) -> Result<(), Error> {
     }
 }
 
-/// Writes through a temporary file beside `path`, renamed over it once complete.
+/// Writes through a temporary file beside `path`, renamed over it once complete. A `path` that
+/// exists and is no regular file (`/dev/null`, a FIFO, `/dev/stdout`) is written to directly:
+/// a rename would replace the device with a file.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut std::fs::File) -> Result<(), String>,
 ) -> Result<(), Error> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::new(path, format!("cannot open: {e}")))?;
+        return write(&mut file).map_err(|message| Error::new(path, message));
+    }
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let tmp = path.with_file_name(format!(".{name}.tmp"));
     let mut file = std::fs::File::create(&tmp).map_err(|e| Error::new(&tmp, format!("cannot create: {e}")))?;
