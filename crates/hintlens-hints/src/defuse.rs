@@ -850,7 +850,8 @@ mod tests {
         let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
         let (base, reference) =
             (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-        let task = Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "" };
+        let task =
+            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
         let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
         assert_eq!(selected, ["app.Config.Timeout"]);
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test: none of the files using Config");
@@ -877,7 +878,8 @@ mod tests {
         let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
         let (base, reference) =
             (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-        let task = Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "" };
+        let task =
+            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
         let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
         assert_eq!(selected, ["app.Reload"]);
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test at R only");
