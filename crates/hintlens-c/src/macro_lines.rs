@@ -38,6 +38,34 @@ fn blank(text: &[u8]) -> Vec<Range<usize>> {
     out.extend(unbalanced_conditionals(text));
     out.extend(directive_comments(text));
     out.extend(if_macros(text));
+    out.extend(scoped_conditions(text));
+    out
+}
+
+/// The arguments of a call in an `#if` or `#elif` condition that hold `::`
+/// (`#if FMT_HAS_CPP_ATTRIBUTE(clang::lifetimebound)`): the grammar's preprocessor expressions
+/// have no `::`, and the conditional breaks the file around it. Read as an empty call.
+pub(crate) fn scoped_conditions(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split(|&b| b == b'\n') {
+        let start = at;
+        at += line.len() + 1;
+        if !matches!(directive(line), Some(Directive::If | Directive::Else))
+            || memchr::memmem::find(line, b"::").is_none()
+        {
+            continue;
+        }
+        let mut i = 0;
+        while let Some(open) = line[i..].iter().position(|&b| b == b'(') {
+            let open = i + open;
+            let Some(close) = closing_paren(line, open) else { break };
+            if memchr::memmem::find(&line[open..close], b"::").is_some() {
+                out.push(start + open + 1..start + close);
+            }
+            i = close + 1;
+        }
+    }
     out
 }
 
@@ -519,6 +547,13 @@ mod tests {
         assert_eq!(conditional(c), ["#ifdef __cplusplus", "#endif"]);
         // The innermost conditional is the one read so.
         assert_eq!(conditional("#if A\n#if B\nnamespace a {\n#endif\n#endif\n"), ["#if B", "#endif"]);
+    }
+
+    #[test]
+    fn scoped_names_in_a_condition_are_blank() {
+        let text = "#if FMT_HAS_CPP_ATTRIBUTE(clang::lifetimebound)\n#elif defined(A) && HAS(gnu::x)\nint a::b;\n";
+        let found: Vec<&str> = scoped_conditions(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["clang::lifetimebound", "gnu::x"]);
     }
 
     #[test]
