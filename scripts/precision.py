@@ -255,6 +255,9 @@ def ctags_defs(files, scratch):
                 continue
             scope = tag.get("scope", "")
             tail = re.split(r"::|\.|\\|/", scope)[-1] if scope else ""
+            # An anonymous scope's name is ctags's own, a hash that differs between B and R.
+            if tail.startswith("__anon"):
+                tail = "<anonymous>"
             out[label].append((tag["name"], tail, kind, tag.get("line", 0), lang))
         for p in ps:
             os.unlink(p)

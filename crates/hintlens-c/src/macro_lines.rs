@@ -39,6 +39,28 @@ fn blank(text: &[u8]) -> Vec<Range<usize>> {
     out.extend(directive_comments(text));
     out.extend(if_macros(text));
     out.extend(scoped_conditions(text));
+    out.extend(trailing_macros(text));
+    out
+}
+
+/// A macro name between a declarator's `)` and the `;` that ends the line (`int (*Module_Free)(void
+/// *ptr) REDISMODULE_ATTR;`, an attribute such as `__attribute__((weak))`): C's grammar takes
+/// no name there, and loses the declaration. Read as blank.
+pub(crate) fn trailing_macros(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split(|&b| b == b'\n') {
+        let start = at;
+        at += line.len() + 1;
+        let code = trim_end(line, line.len());
+        let Some(semicolon) = code.checked_sub(1).filter(|&i| line[i] == b';') else { continue };
+        let end = trim_end(line, semicolon);
+        let name = line[..end].iter().rev().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        let before = trim_end(line, end - name);
+        if name > 0 && is_macro_name(&line[end - name..end]) && before > 0 && line[before - 1] == b')' {
+            out.push(start + end - name..start + end);
+        }
+    }
     out
 }
 
@@ -547,6 +569,13 @@ mod tests {
         assert_eq!(conditional(c), ["#ifdef __cplusplus", "#endif"]);
         // The innermost conditional is the one read so.
         assert_eq!(conditional("#if A\n#if B\nnamespace a {\n#endif\n#endif\n"), ["#if B", "#endif"]);
+    }
+
+    #[test]
+    fn a_macro_after_a_declarator_is_blank() {
+        let text = "API unsigned int (*Module_KeySlot)(const char *key) MODULE_ATTR;\nint f(void) ;\nx = g(a) + MAX;\nint h(int) FMT_NOEXCEPT;\n";
+        let found: Vec<&str> = trailing_macros(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["MODULE_ATTR", "FMT_NOEXCEPT"]);
     }
 
     #[test]
