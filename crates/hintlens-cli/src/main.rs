@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 #[derive(Parser)]
 #[command(
     name = "hintlens",
-    version,
+    // `hintlens 0.1.0 (1a2b3c4)`: the workspace's version and the commit built (build.rs).
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("HINTLENS_GIT_COMMIT"), ")"),
     about = "Which identifiers cross the code–test boundary of a coding task, rendered as hints."
 )]
 struct Cli {
