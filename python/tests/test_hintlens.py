@@ -86,7 +86,8 @@ def test_the_wheel_ships_the_license_and_the_record_schema(single_run):
     script = (
         "import hintlens, json, importlib.metadata as m\n"
         "d = m.distribution('hintlens')\n"
-        "print(json.dumps({'version': d.version, 'license': d.metadata.get('License-Expression'),\n"
+        "print(json.dumps({'version': d.version,\n"
+        "  'license': d.metadata.get('License-Expression') or d.metadata.get('License'),\n"
         "  'files': [str(f) for f in d.files], 'schema': hintlens.record_schema()}))\n"
     )
     shipped = json.loads(run([FRESH_BIN / "python", "-c", script]).stdout)
