@@ -15,8 +15,9 @@ The extractor's names of a task:
   1. the code patch's files of a language ctags reads (C, C++, Go, Java, JavaScript, PHP, Python,
      Ruby, Rust, TypeScript), at the base (the blob at base_commit) and at the reference (the
      base with the patch's hunks applied here, line by line);
-  2. ctags's definitions in them (its default kinds, less those that name something defined
-     elsewhere: imports, packages, included headers, `impl` blocks), each keyed by its name and
+  2. ctags's definitions in them (its default kinds and Python's parameters, less those that
+     name something defined elsewhere: imports, packages, included headers, `impl` blocks; a
+     parameter only where its callable existed at the base), each keyed by its name and
      the last segment of its scope (`adl_serializer` for `nlohmann::adl_serializer::from_json`),
      so that a change in how an outer scope is spelled does not make a definition new;
   3. new = a key at the reference that no changed file has at the base (a definition moved
@@ -63,6 +64,9 @@ SKIP_KINDS = {
     "PHP": {"alias", "namespace"},
     "Rust": {"implementation"},
 }
+# A keyword argument as written (`f(a, regex='x')`, a line `    regex='x',` of a call: no blanks
+# around `=`, as against an assignment), or a key of a dict of keywords (`{'regex': 'x'}`).
+KEYWORD = re.compile(r"""(?:^|[(,])\s*([A-Za-z_]\w*)=(?!=)|['"]([A-Za-z_]\w*)['"]\s*:""")
 WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -233,7 +237,10 @@ def ctags_defs(files, scratch):
     for p, (_, lang) in paths.items():
         by_lang[lang].append(p)
     for lang, ps in by_lang.items():
-        res = subprocess.run(["ctags", "--output-format=json", "--fields=+nKZ", f"--language-force={lang}", "-f", "-", *ps],
+        # Python's parameters too (off by default): a keyword a test passes to an existing
+        # callable is a name the change chose.
+        kinds = ["--kinds-Python=+z"] if lang == "Python" else []
+        res = subprocess.run(["ctags", "--output-format=json", "--fields=+nKZ", *kinds, f"--language-force={lang}", "-f", "-", *ps],
                              capture_output=True, text=True)
         for line in res.stdout.splitlines():
             try:
@@ -293,17 +300,23 @@ def measure(task, record, blobs, scratch, h_is_cpp):
             files[("R", f["new"])] = (lang, after)
     defs = ctags_defs(files, scratch)
     at_base = {(name, tail) for (side, _), ds in defs.items() if side == "B" for name, tail, *_ in ds}
+    base_names = {name for name, _ in at_base}
     tests = added_lines(task.get("test_patch", ""))
     first_use = {}
     for path, no, text in tests:
         for w in WORD.findall(text):
             first_use.setdefault(w, f"{path}:{no}: {text.strip()[:100]}")
+    keywords = {m.group(1) or m.group(2) for _, _, text in tests for m in KEYWORD.finditer(text)}
     extractor = {}
     for (side, path), ds in defs.items():
         if side != "R":
             continue
         for name, tail, kind, line, lang in ds:
             if (name, tail) in at_base or name not in first_use:
+                continue
+            # A new callable's parameters are its signature, not names of their own; a
+            # parameter is used as a keyword (`name=`, or a `'name':` of a dict of keywords).
+            if kind == "parameter" and (tail not in base_names or name not in keywords):
                 continue
             extractor.setdefault((lang, name), f"{path}:{line} {kind} {tail + '::' if tail else ''}{name}")
     lang_by_path = {path: lang for (side, path), (lang, _) in files.items()}
@@ -354,9 +367,13 @@ def main():
                 fail(f"no hintlens binary at {a.bin}: `cargo build --release -p hintlens-cli` or pass --bin")
             run = subprocess.run([a.bin, "batch", ds, "--repos", a.repos, "--out", results],
                                  capture_output=True, text=True)
-            if run.returncode != 0:
+            # The batch exits 1 when some task failed; its records (the failed ones too) are
+            # written all the same, and the failed tasks are left out below.
+            if run.returncode != 0 and not (os.path.exists(results) and os.path.getsize(results)):
                 print(f"precision: batch of {ds} failed ({run.returncode}): {run.stderr.strip()[-400:]}", file=sys.stderr)
                 continue
+            if run.returncode != 0:
+                print(f"precision: {ds}: {run.stderr.strip().splitlines()[-1]}", file=sys.stderr)
         records = {}
         for line in open(results):
             if line.strip():

@@ -205,6 +205,47 @@ fn the_page_and_its_api_answer_from_the_results_and_git() {
 }
 
 #[test]
+fn the_api_gives_each_tasks_hidden_contracts_and_their_summary_per_repository() {
+    let review = Review::new();
+    let server = review.serve();
+    let list = server.get("/api/tasks").json();
+    assert_eq!(list["audit"]["told"], json!(["problem_statement"]));
+    assert_eq!(
+        list["audit"]["overall"],
+        json!({"repo": "overall", "tasks": 5, "with_hidden": 4, "hidden": 10, "contracts": 11})
+    );
+    assert_eq!(list["audit"]["repositories"][0]["repo"], "acme/jsonlite");
+    let hidden = |id: &str| list["tasks"].as_array().unwrap().iter().find(|t| t["id"] == id).unwrap()["hidden"].clone();
+    assert_eq!((hidden("acme__textkit-1"), hidden("acme__textkit-3")), (json!(1), json!(0)));
+    let task = server.get("/api/task?id=acme__textkit-1").json();
+    assert_eq!(
+        task["hidden_contracts"],
+        json!([{"name": "truncate_slug", "qualified_name": "textkit.slug.truncate_slug", "kind": "function",
+                "path": "textkit/slug.py", "line": 6, "uses": ["tests/test_slug.py:1", "tests/test_slug.py:13"]}])
+    );
+    drop(server);
+    // Told more fields, fewer are hidden; a told field the dataset lacks is refused at start.
+    let server = review.serve_with(&["--told", "problem_statement", "--told", "patch"]);
+    assert_eq!(server.get("/api/tasks").json()["audit"]["overall"]["with_hidden"], 0);
+    drop(server);
+    let output = hintlens()
+        .arg("review")
+        .arg(&review.results)
+        .arg("--dataset")
+        .arg(example().join("tasks.jsonl"))
+        .args(["--told", "interface"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("told field `interface` is not a field of the dataset (its rows have: instance_id"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "nothing is served");
+}
+
+#[test]
 fn a_foreign_host_or_origin_is_refused() {
     let review = Review::new();
     let server = review.serve();

@@ -88,6 +88,7 @@ fn batch_records_match_the_schema() {
         .arg("--repos")
         .arg(example().join("repos"))
         .args(["--selection", "defuse", "--selection", "fea", "--selection", "strings"])
+        .args(["--told", "problem_statement"])
         .output()
         .unwrap();
     let records: Vec<Value> =
@@ -96,6 +97,7 @@ fn batch_records_match_the_schema() {
     for status in ["ok", "error", "unsupported"] {
         assert!(statuses.contains(&status), "no {status} record among {statuses:?}");
     }
+    assert!(records.iter().any(|r| r["told"] == json!(["problem_statement"])), "no record names what it was told");
     let answered = records
         .iter()
         .find(|r| r["selections"]["defuse"].as_array().is_some_and(|ids| !ids.is_empty()))

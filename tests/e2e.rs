@@ -2,6 +2,7 @@
 //! stdio, the policies' renderings. Each module is the file beside this one.
 
 mod cli;
+mod cli_audit;
 mod cli_judge;
 mod cli_pipeline;
 mod cli_reports;

@@ -235,6 +235,7 @@ pub fn run(scenario: &Scenario) -> Result<Outcome, String> {
             code: &reference.code,
             test: &reference.test,
             problem_statement: &scenario.problem_statement,
+            told: &scenario.problem_statement,
         };
         // `--by-path`: code and test told apart as a commit's diff is, by path and by the test
         // regions of source files, instead of by the stages.

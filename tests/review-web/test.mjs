@@ -2,10 +2,11 @@
 // scripts/test-review-web batches the example benchmark, starts the server and runs:
 //
 //   node test.mjs --url URL --out DIR [--chromium PATH]
-//       the example's review: the list, a task, an identifier dropped with a note, the page
-//       reloaded and the decision still there; keyboard navigation and a filter. Screenshots
-//       of each step go to DIR (list.png, dropped.png, reloaded.png; failure.png if a step
-//       fails).
+//       the example's review: the list, the chart of hidden contracts per repository and the
+//       filter by them, a task and its hidden contracts, an identifier dropped with a note, the
+//       page reloaded and the decision still there; keyboard navigation and a filter.
+//       Screenshots of each step go to DIR (list.png, audit.png, dropped.png, reloaded.png;
+//       failure.png if a step fails).
 //   node test.mjs --url URL --out DIR --timing --tasks N [--chromium PATH]
 //       only loads the list and prints how long it took (navigation start to N rows shown).
 //
@@ -81,6 +82,31 @@ async function review() {
     check((await page.locator('#progress').textContent()) === '0/5 reviewed', 'the progress reads 0/5 reviewed');
     await shot('list');
 
+    step = 'audit';
+    // Told the problem statement (the example's shape): 4 of the 5 tasks have a name the tests
+    // need that no base file holds and the statement does not state.
+    const bars = await page.locator('[data-testid="audit-bar"]').evaluateAll((gs) => gs.map((g) => [g.dataset.repo, g.dataset.tasks, g.dataset.withHidden]));
+    check(JSON.stringify(bars) === JSON.stringify([['acme/jsonlite', '2', '2'], ['acme/textkit', '3', '2']]), `the chart draws a bar per repository (got ${JSON.stringify(bars)})`);
+    check((await page.locator('[data-testid="audit-chart"] svg rect.hidden').count()) === 2, 'each bar shows its tasks with a hidden contract');
+    const told = await page.locator('[data-testid="audit-told"]').textContent();
+    check(told.includes('told problem_statement') && told.includes('4/5 tasks, 10 hidden names'), `the chart says what was told (got ${told})`);
+    const rowsShown = () => page.locator('tr[data-testid="task-row"]').evaluateAll((rows) => rows.map((r) => r.dataset.id));
+    await page.locator('[data-testid="filter-hidden"]').selectOption('none');
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-testid="task-row"]').length === 1);
+    check(JSON.stringify(await rowsShown()) === '["acme__textkit-3"]', 'only acme__textkit-3 has no hidden contract');
+    await page.locator('[data-testid="filter-hidden"]').selectOption('hidden');
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-testid="task-row"]').length === 4);
+    check((await row('acme__textkit-2').locator('[data-testid="hidden-count"]').textContent()) === '4', 'the list counts a task\'s hidden contracts');
+    await shot('audit');
+    // A bar is a filter: that repository's tasks with a hidden contract.
+    await page.locator('[data-testid="audit-bar"][data-repo="acme/textkit"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-testid="task-row"]').length === 2);
+    check(JSON.stringify((await rowsShown()).sort()) === '["acme__textkit-1","acme__textkit-2"]', `the bar shows acme/textkit's flagged tasks (got ${await rowsShown()})`);
+    await page.locator('[data-testid="filter-hidden"]').selectOption('');
+    await page.locator('[data-testid="filter-repo"]').selectOption('');
+    await listLoaded(5);
+    log('audit: the chart per repository, the hidden-contract filter and a bar as a filter');
+
     step = 'open';
     await row('acme__textkit-1').click();
     await page.waitForSelector('[data-testid="task-title"]:text("acme__textkit-1")');
@@ -92,7 +118,11 @@ async function review() {
     check(definition.includes('def truncate_slug(slug: str, max_length: int = 20) -> str:'), `the definition at R is shown (got ${definition})`);
     const evidence = await card('truncate_slug').locator('[data-testid="evidence"]').textContent();
     check(evidence.includes('tests/test_slug.py:1') && evidence.includes('from textkit.slug import slugify, truncate_slug'), `the evidence lines are shown (got ${evidence})`);
-    log('task: statement, hint, definition at R and evidence shown');
+    const contracts = await page.locator('[data-testid="hidden-contract"]').evaluateAll((items) => items.map((i) => i.dataset.name));
+    check(JSON.stringify(contracts) === '["truncate_slug"]', `the task's one hidden contract is truncate_slug; separator is told (got ${contracts})`);
+    const contract = await page.locator('[data-testid="hidden-contract"]').textContent();
+    check(contract.includes('textkit.slug.truncate_slug') && contract.includes('tests/test_slug.py:13'), `the contract says where the tests use it (got ${contract})`);
+    log('task: statement, hidden contracts, hint, definition at R and evidence shown');
 
     step = 'drop';
     await card('truncate_slug').locator('[data-testid="identifier-note"]').fill('the name is the answer');

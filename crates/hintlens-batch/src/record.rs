@@ -162,7 +162,9 @@ impl TaskOutput {
 pub const RELEASED_FIELDS: &[&str] =
     &["new_components", "definitions_brief", "interface", "augmentations", "augmentations_approx"];
 
-pub fn ok_record(record: &TaskRecord, output: &TaskOutput) -> Value {
+/// The record of an answered task. `told`: the dataset fields `necessity` was computed against
+/// (`batch --told`), named in the record when given.
+pub fn ok_record(record: &TaskRecord, output: &TaskOutput, told: &[String]) -> Value {
     let released: Map<String, Value> =
         RELEASED_FIELDS.iter().filter_map(|&k| Some((k.to_owned(), record.raw.get(k)?.clone()))).collect();
     let selections = output
@@ -187,6 +189,7 @@ pub fn ok_record(record: &TaskRecord, output: &TaskOutput) -> Value {
         coverage: Some(&output.coverage),
         files_indexed: Some(FilesIndexed { base: output.base_files, reference: output.reference_files }),
         released: Some(released),
+        told: (!told.is_empty()).then_some(told),
     })
 }
 
@@ -205,6 +208,7 @@ pub fn error_record(instance_id: Option<&str>, repo: Option<&str>, error: &TaskE
         coverage: error.coverage.as_deref(),
         files_indexed: None,
         released: None,
+        told: None,
     })
 }
 
@@ -260,6 +264,10 @@ struct ResultRecord<'a> {
     /// `hintlens agree`.
     #[serde(skip_serializing_if = "Option::is_none")]
     released: Option<Map<String, Value>>,
+    /// The dataset fields the agent is told, against which `necessity` was computed, when `batch
+    /// --told` named them (without it: the problem statement).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    told: Option<&'a [String]>,
 }
 
 fn ordered_map<K: Serialize, V: Serialize, S: serde::Serializer>(entries: &[(K, V)], s: S) -> Result<S::Ok, S::Error> {

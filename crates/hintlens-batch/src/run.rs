@@ -34,6 +34,9 @@ pub struct TaskSpec<'a> {
     pub patch: Option<&'a str>,
     pub test_patch: &'a str,
     pub problem_statement: &'a str,
+    /// What the agent is told (`--told`'s fields' text; the problem statement by default):
+    /// `necessity` is 0 for a name it states.
+    pub told: &'a str,
     pub selections: &'a [Selection],
     pub projections: &'a [Projection],
     /// The reference commit, when the dataset names one.
@@ -166,6 +169,7 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         code: &code,
         test: &test,
         problem_statement: spec.problem_statement,
+        told: spec.told,
     };
     let mut notes = reference_notes;
     if coverage.unread_source_files > 0 {
@@ -369,6 +373,10 @@ pub struct BatchOptions {
     pub stop: Option<Arc<AtomicUsize>>,
     /// Run only this shard's tasks (`--shard`; see [`Shard`]).
     pub shard: Option<Shard>,
+    /// The dataset fields the agent is told (`--told`), against which `necessity` is computed
+    /// (`hintlens_formats::told`); empty: the problem statement, as always. Records name them
+    /// (`told`) when given.
+    pub told: Vec<String>,
 }
 
 impl BatchOptions {
@@ -438,6 +446,10 @@ pub fn run_records(
     on_progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<BatchSummary, BatchError> {
     let started = Instant::now();
+    if !options.told.is_empty() {
+        let rows = records.iter().filter_map(|r| r.as_ref().ok()).map(|r| &r.raw);
+        hintlens_formats::told::check_fields(rows, &options.told, "--told").map_err(BatchError::Usage)?;
+    }
     let records = match options.shard {
         Some(shard) => shard.select(records),
         None => records,
@@ -612,11 +624,16 @@ fn run_groups(
                 return;
             }
             running.lock().unwrap_or_else(|e| e.into_inner()).insert(number);
+            let told = match options.told.is_empty() {
+                true => t.problem_statement.clone(),
+                false => hintlens_formats::told::told_text(&t.raw, &options.told),
+            };
             let spec = TaskSpec {
                 base_commit: &t.base_commit,
                 patch: t.patch.as_deref(),
                 test_patch: &t.test_patch,
                 problem_statement: &t.problem_statement,
+                told: &told,
                 selections: &options.selections,
                 projections: &options.projections,
                 reference_commit: t.reference_commit.as_deref(),
@@ -647,7 +664,7 @@ fn run_groups(
                     ))
                 });
             let (record, error, unsupported) = match result {
-                Ok(output) => (ok_record(t, &output), None, false),
+                Ok(output) => (ok_record(t, &output, &options.told), None, false),
                 Err(e) => {
                     (error_record(Some(&t.instance_id), Some(&t.repo), &e), Some(e.to_string()), e.is_unsupported())
                 }
@@ -671,6 +688,8 @@ fn run_groups(
 pub enum BatchError {
     Dataset(DatasetError),
     Io(std::io::Error),
+    /// The options do not fit the dataset (a `--told` field no row has).
+    Usage(String),
 }
 
 impl std::fmt::Display for BatchError {
@@ -678,6 +697,7 @@ impl std::fmt::Display for BatchError {
         match self {
             BatchError::Dataset(e) => e.fmt(f),
             BatchError::Io(e) => write!(f, "cannot write results: {e}"),
+            BatchError::Usage(message) => f.write_str(message),
         }
     }
 }

@@ -142,6 +142,7 @@ pub fn demand(
         skip: Default::default(),
         stop: None,
         shard: None,
+        told: Vec::new(),
     };
     let run = |index| {
         let options = options(index);

@@ -303,6 +303,7 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
         skip: Default::default(),
         stop: None,
         shard: None,
+        told: Vec::new(),
     };
     let run_all = || {
         time(|| {

@@ -23,15 +23,235 @@
 //!   `NLOHMANN_DEFINE_TYPE_INTRUSIVE(…)`) or a directive (`#endif`) — not a `{` (a macro taking
 //!   a body: Catch2's `TEST_CASE("…")` with its brace below), an operator or a `,`, `;`, `)`.
 
+use hintlens_syntax::scoping::{ScopeMacro, scope_ops};
 use hintlens_tree::Reading;
 use std::ops::Range;
 
-/// What the C and C++ grammars read of a file: its stray macro lines blanked. A line's
-/// decision reads the lines before and after it.
-pub(crate) const READING: Reading = Reading { blank, lines_before: 1, lines_after: 1 };
+/// What the C and C++ grammars read of a file: its stray macro lines blanked, and the
+/// directives of its short conditionals that open or close a brace ([`unbalanced_conditionals`]).
+/// A stray line's decision reads the lines before and after it; a conditional's, the
+/// [`CONDITIONAL_LINES`] around it.
+pub(crate) const READING: Reading = Reading { blank, lines_before: CONDITIONAL_LINES, lines_after: CONDITIONAL_LINES };
 
 fn blank(text: &[u8]) -> Vec<Range<usize>> {
-    stray_lines(text).into_iter().map(|line| line.range).collect()
+    let mut out: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
+    out.extend(unbalanced_conditionals(text));
+    out.extend(directive_comments(text));
+    out.extend(if_macros(text));
+    out
+}
+
+/// A macro standing for `constexpr` after `if` (`if FMT_CONSTEXPR20 (a == b)`): the grammar
+/// reads `if` with no condition, and the function around it breaks. Read as blank.
+pub(crate) fn if_macros(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(found) = memchr::memmem::find(&text[at..], b"if ") {
+        let start = at + found;
+        at = start + 3;
+        if start > 0 && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b'_') {
+            continue;
+        }
+        let from = skip_blanks(text, at);
+        let name = text[from..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        if is_macro_name(&text[from..from + name]) && text.get(skip_blanks(text, from + name)) == Some(&b'(') {
+            out.push(from..from + name);
+        }
+    }
+    out
+}
+
+/// The `/* … */` comments inside a directive continued past them (`if (a) /* NOLINT */ \`,
+/// on a line of a macro's body): the grammar reads a directive's text only up to a `/*`, and
+/// the continued lines after the comment as code — a macro's body of statements spills into
+/// the class around it, which loses the rest of its members. A comment is read as blank where
+/// its line goes on with `\` and is a directive's, its own `#` or the line before going on.
+pub(crate) fn directive_comments(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut previous_continues = false;
+    for line in text.split(|&b| b == b'\n') {
+        let start = at;
+        at += line.len() + 1;
+        let trimmed = trim(line);
+        let continues = trimmed.ends_with(b"\\");
+        if continues && (previous_continues || trimmed.starts_with(b"#")) {
+            let mut i = 0;
+            while let Some(open) = memchr::memmem::find(&line[i..], b"/*") {
+                let from = i + open;
+                let Some(close) = memchr::memmem::find(&line[from + 2..], b"*/") else { break };
+                let to = from + 2 + close + 2;
+                out.push(start + from..start + to);
+                i = to;
+            }
+        }
+        previous_continues = continues;
+    }
+    out
+}
+
+/// The most lines a conditional read by [`unbalanced_conditionals`] spans, `#if` to `#endif`.
+pub(crate) const CONDITIONAL_LINES: usize = 12;
+
+/// A conditional whose first branch opens a brace it does not close, or closes one it did not
+/// open — `#ifndef JSON_HAS_CPP_17` / `namespace {` / `#endif`, and later the same around its
+/// `}`; C headers' `#ifdef __cplusplus` / `extern "C" {` / `#endif` — leaves the grammar a
+/// `{` without its `}` inside the conditional's node: error recovery then nests the rest of
+/// the file under the scope it opened (`nlohmann::nlohmann::detail`), or ends a namespace
+/// early. Such a conditional is read as its first branch alone: its directives and its other
+/// branches are blanked, so the braces meet as they do when it holds. Only conditionals of at
+/// most [`CONDITIONAL_LINES`] lines with none nested are read so (include guards and feature
+/// blocks balance their braces, and a decision stays within a few lines of what it blanks).
+pub(crate) fn unbalanced_conditionals(text: &[u8]) -> Vec<Range<usize>> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split(|&b| b == b'\n') {
+        lines.push(at..at + line.len());
+        at += line.len() + 1;
+    }
+    let directive = |n: usize| directive(&text[lines[n].clone()]);
+    let mut out = Vec::new();
+    let mut n = 0;
+    while n < lines.len() {
+        if directive(n) != Some(Directive::If) {
+            n += 1;
+            continue;
+        }
+        // The group's directives: `#if`, any `#elif`/`#else`, its `#endif`.
+        let mut marks = vec![n];
+        let mut end = None;
+        for m in n + 1..lines.len().min(n + CONDITIONAL_LINES) {
+            match directive(m) {
+                Some(Directive::If) => break,
+                Some(Directive::Else) => marks.push(m),
+                Some(Directive::Endif) => {
+                    end = Some(m);
+                    break;
+                }
+                None => {}
+            }
+        }
+        let Some(end) = end else {
+            n += 1;
+            continue;
+        };
+        marks.push(end);
+        let first_branch = lines[n].end..lines[marks[1]].start;
+        if brace_balance(&text[first_branch]) != 0 {
+            out.extend(marks.iter().map(|&m| lines[m].clone()));
+            // The other branches, `#else` to `#endif`.
+            if marks.len() > 2 {
+                out.push(lines[marks[1]].start..lines[end].start);
+            }
+        }
+        n = end + 1;
+    }
+    out
+}
+
+/// The macros `text` defines whose bodies only open and close scopes
+/// ([`hintlens_syntax::scoping::scope_ops`]), first definition of each name that is one.
+pub(crate) fn scope_macros(text: &[u8]) -> Vec<ScopeMacro> {
+    let mut out: Vec<ScopeMacro> = Vec::new();
+    let mut at = 0;
+    while let Some(found) = memchr::memmem::find(&text[at..], b"define") {
+        let start = at + found;
+        at = start + 6;
+        let line_start = text[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let before = trim(&text[line_start..start]);
+        if !(before.first() == Some(&b'#') && trim(&before[1..]).is_empty()) {
+            continue;
+        }
+        // To the end of the last continued line.
+        let mut end = at;
+        while end < text.len() && !(text[end] == b'\n' && text[end - 1] != b'\\') {
+            end += 1;
+        }
+        let rest = &text[at..end];
+        let name_from = skip_blanks(rest, 0);
+        let name_len = rest[name_from..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        if name_len == 0 || rest.get(name_from + name_len) == Some(&b'(') {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&rest[name_from..name_from + name_len]);
+        if out.iter().any(|m| m.name == name) {
+            continue;
+        }
+        if let Some(ops) = scope_ops(&String::from_utf8_lossy(&rest[name_from + name_len..])) {
+            out.push(ScopeMacro { name: name.into_owned(), ops });
+        }
+        at = end;
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Directive {
+    If,
+    Else,
+    Endif,
+}
+
+/// The conditional directive `line` is, if it is one.
+fn directive(line: &[u8]) -> Option<Directive> {
+    let line = trim(line);
+    let rest = trim(line.strip_prefix(b"#")?);
+    let word = &rest[..rest.iter().take_while(|b| b.is_ascii_alphabetic()).count()];
+    match word {
+        b"if" | b"ifdef" | b"ifndef" => Some(Directive::If),
+        b"elif" | b"elifdef" | b"elifndef" | b"else" => Some(Directive::Else),
+        b"endif" => Some(Directive::Endif),
+        _ => None,
+    }
+}
+
+/// `{` less `}` in `text`, comments, strings, characters and directives (with their continued
+/// lines) skipped.
+fn brace_balance(text: &[u8]) -> i64 {
+    let mut balance = 0;
+    let mut i = 0;
+    let mut line_start = true;
+    while i < text.len() {
+        let c = text[i];
+        if line_start && c == b'#' {
+            // A directive, to the end of its last continued line.
+            while i < text.len() && !(text[i] == b'\n' && text[i - 1] != b'\\') {
+                i += 1;
+            }
+            continue;
+        }
+        if !c.is_ascii_whitespace() {
+            line_start = false;
+        }
+        match c {
+            b'\n' => line_start = true,
+            b'{' => balance += 1,
+            b'}' => balance -= 1,
+            b'/' if text.get(i + 1) == Some(&b'/') => {
+                while i < text.len() && text[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if text.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < text.len() && !text[i..].starts_with(b"*/") {
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < text.len() && text[i] != quote && text[i] != b'\n' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    balance
 }
 
 /// A stray macro line: the bytes of its macro (name and arguments) and its zero-based line.
@@ -54,6 +274,8 @@ const STARTS: &[&str] = &[
 enum Shape {
     Name,
     Call,
+    /// A name and a `:`, as an access specifier stands.
+    Label,
 }
 
 /// Every stray macro line of `text`, first to last.
@@ -71,7 +293,7 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
         }
         if let Some((from, to, shape)) = macro_line(line) {
             let next = lines.peek().map(|(_, next)| trim(next));
-            if follows(next, shape) {
+            if follows(next, shape) || (shape == Shape::Name && closes_before_directive(trim(before), next)) {
                 out.push(StrayLine { range: start + from..start + to, line: n });
             }
         } else if let Some((from, to)) = macro_prefix(line) {
@@ -92,7 +314,12 @@ const DECLARATION_STARTS: &[&str] = &[
 
 /// Those the grammar cannot read after one name it does not know (it reads `FMT_API void f();`
 /// with the macro as a type, keeping the declaration whole).
-const AFTER_NO_NAME: &[&str] = &["class", "enum", "namespace", "struct", "template", "typedef", "union", "using"];
+const AFTER_NO_NAME: &[&str] = &[
+    "class", "enum", "namespace", "struct", "template", "typedef", "union", "using",
+    // A primitive type after a name the grammar took for a type is two types
+    // (`FMT_CONSTEXPR void f();`), where `auto` is read as a specifier.
+    "void", "bool", "char", "int", "long", "short", "signed", "unsigned", "float", "double",
+];
 
 /// Where macro names stand at the start of `line` before a keyword that starts a declaration,
 /// where the grammar cannot read them: two or more (`FMT_NORETURN FMT_API void f();`), or one
@@ -153,7 +380,13 @@ fn macro_line(line: &[u8]) -> Option<(usize, usize, Shape)> {
         end = closing_paren(rest, after)? + 1;
         shape = Shape::Call;
     }
-    let tail = skip_blanks(rest, end);
+    let mut tail = skip_blanks(rest, end);
+    // `JSON_PRIVATE_UNLESS_TESTED:`, a macro standing for an access specifier.
+    if shape == Shape::Name && rest.get(tail) == Some(&b':') && rest.get(tail + 1) != Some(&b':') {
+        end = tail + 1;
+        shape = Shape::Label;
+        tail = skip_blanks(rest, end);
+    }
     let tail = &rest[tail..];
     (tail.is_empty() || tail == b"\r" || tail.starts_with(b"//")).then_some((from, from + end, shape))
 }
@@ -206,6 +439,18 @@ fn continues(before: &[u8]) -> bool {
     before.last().is_some_and(|b| matches!(b, b'\\' | b',' | b'(' | b'=' | b'|' | b'&' | b'+' | b'-' | b'?'))
 }
 
+/// Whether a name alone stands between the end of a declaration (the line before ends with `;`
+/// or `}`, a `//` comment aside) and a directive: `}  // namespace detail` /
+/// `NLOHMANN_JSON_NAMESPACE_END` / `#elif JSON_HAS_FILESYSTEM`. An enumerator before `#endif`
+/// follows a `,` or a directive, never these.
+fn closes_before_directive(before: &[u8], next: Option<&[u8]>) -> bool {
+    let code = match memchr::memmem::find(before, b"//") {
+        Some(comment) => trim(&before[..comment]),
+        None => before,
+    };
+    matches!(code.last(), Some(b';' | b'}')) && next.is_some_and(|n| n.starts_with(b"#"))
+}
+
 /// Whether the (trimmed) line after a macro line says a declaration or statement follows it.
 fn follows(next: Option<&[u8]>, shape: Shape) -> bool {
     let Some(next) = next else { return true };
@@ -215,10 +460,15 @@ fn follows(next: Option<&[u8]>, shape: Shape) -> bool {
     }
     let word = &next[..next.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count()];
     match shape {
+        // A block (`JSON_TRY` / `{`, a macro standing for `try`) too.
         Shape::Name => {
-            STARTS.iter().any(|k| k.as_bytes() == word) || (is_macro_name(word) && macro_line(next).is_some())
+            STARTS.iter().any(|k| k.as_bytes() == word)
+                || (is_macro_name(word) && macro_line(next).is_some())
+                || first == b'{'
         }
         Shape::Call => !word.is_empty() && !first.is_ascii_digit() || first == b'}' || first == b'#',
+        // Whatever follows an access specifier.
+        Shape::Label => true,
     }
 }
 
@@ -241,9 +491,60 @@ mod tests {
         let class = "class person {\n  int age;\n  NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, \"x)\")\n};\n";
         assert_eq!(stray(class), ["NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age, \"x)\")"]);
         assert_eq!(stray("class W {\n  Q_OBJECT\n public:\n};"), ["Q_OBJECT"]);
+        let label = "class basic_json {\n  JSON_PRIVATE_UNLESS_TESTED:\n    using lexer = int;\n};";
+        assert_eq!(stray(label), ["JSON_PRIVATE_UNLESS_TESTED:"]);
+        let block = "void f() {\n  JSON_TRY\n  {\n    g();\n  }\n  JSON_CATCH (std::out_of_range&)\n  {\n  }\n}";
+        assert_eq!(stray(block), ["JSON_TRY"]);
+        let branch = "#if A\nNS_BEGIN\nint a;\n}  // namespace detail\nNS_END\n#elif B\n#endif\n";
+        assert_eq!(stray(branch), ["NS_BEGIN", "NS_END"]);
         let prefixed =
             "FMT_NORETURN FMT_API void assert_fail(const char* file);\nFMT_EXPORT template <typename T> struct a;\n";
         assert_eq!(stray(prefixed), ["FMT_NORETURN FMT_API", "FMT_EXPORT"]);
+        assert_eq!(stray("FMT_CONSTEXPR void for_each(Tuple&& t) {\n}\n"), ["FMT_CONSTEXPR"]);
+    }
+
+    fn conditional(text: &str) -> Vec<&str> {
+        unbalanced_conditionals(text.as_bytes()).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn a_conditional_opening_a_brace_is_read_as_its_first_branch() {
+        let open = "#ifndef JSON_HAS_CPP_17\n/// the anonymous namespace\nnamespace\n{\n#endif\nint x;\n";
+        assert_eq!(conditional(open), ["#ifndef JSON_HAS_CPP_17", "#endif"]);
+        let close = "#ifndef JSON_HAS_CPP_17\n} // namespace\n#endif\n";
+        assert_eq!(conditional(close), ["#ifndef JSON_HAS_CPP_17", "#endif"]);
+        let branches = "#if A\nnamespace a {\n#else\nnamespace b {\n#endif\n";
+        assert_eq!(conditional(branches), ["#if A", "#else", "#endif", "#else\nnamespace b {\n"]);
+        let c = "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+        assert_eq!(conditional(c), ["#ifdef __cplusplus", "#endif"]);
+        // The innermost conditional is the one read so.
+        assert_eq!(conditional("#if A\n#if B\nnamespace a {\n#endif\n#endif\n"), ["#if B", "#endif"]);
+    }
+
+    #[test]
+    fn a_macro_for_constexpr_after_if_is_blank() {
+        let text = "if FMT_CONSTEXPR20 (a == b) {}\nif (FLAG) {}\nelif X (y)\nif constexpr (a) {}\n";
+        let found: Vec<&str> = if_macros(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["FMT_CONSTEXPR20"]);
+    }
+
+    #[test]
+    fn comments_inside_a_continued_directive_are_blank() {
+        let text = "#define OP(op) \\\n  if (a) /* NOLINT */ \\\n  { return a op b; } /* x */\n/* kept */ \\\nint y; /* kept */\n";
+        let found: Vec<&str> = directive_comments(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["/* NOLINT */"]);
+    }
+
+    #[test]
+    fn balanced_long_and_nested_conditionals_are_read_whole() {
+        for text in [
+            "#ifndef X_H\n#define X_H\nstruct a { int b; };\n#endif\n",
+            "#if A\nint f() { return '{'; } // {\n/* { */\n#endif\n",
+            "#if A\n#define OPEN {\\\n  {\n#endif\n",
+            &format!("#if A\nnamespace a {{\n{}#endif\n", "int x;\n".repeat(CONDITIONAL_LINES)),
+        ] {
+            assert_eq!(conditional(text), Vec::<&str>::new(), "{text:?}");
+        }
     }
 
     #[test]
@@ -256,7 +557,6 @@ mod tests {
             "x = MAKE(a)\n    + 1;",
             "f(a,\n  FLAG(b)\n  );",
             "BOOL\nDllMain(void)",
-            "FMT_API void f();",
             "FOO(a);\nint x;",
             "A_B\n  , C_D",
             "MY_TYPE const x = 1;",
@@ -264,6 +564,7 @@ mod tests {
             "BOOL WINAPI DllMain(void)",
             "#define X(...) \\\n  EXPAND(__VA_ARGS__)\n\n#endif",
             "enum {\n  A,\n  B_VALUE\n  int x;",
+            "enum {\n  A,\n#if X\n  B_VALUE\n#endif\n};",
             "int x = a ||\n  FLAG(b)\n  y;",
         ] {
             assert_eq!(stray(text), Vec::<&str>::new(), "{text:?}");

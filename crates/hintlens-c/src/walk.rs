@@ -8,6 +8,7 @@
 //! tree-sitter parses them as nodes holding declarations or statements.
 
 use hintlens_syntax::scope::{MODULE, ScopeKind};
+use hintlens_syntax::scoping;
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind};
 use hintlens_tree::{Builder, Conventions, Ids, KindTable, TreeWalk, field, fields, named_children, unquote};
 use std::collections::HashSet;
@@ -127,6 +128,9 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
     };
     walk.members(root);
     walk.stray_macro_lines(root);
+    // Read from the text: the grammar reads a directive's body only up to a `/*` comment in it
+    // (`}  /* namespace nlohmann */ \`), and the rest as an error.
+    walk.b.index.scope_macros = crate::macro_lines::scope_macros(src);
     walk.b.finish(root)
 }
 
@@ -314,6 +318,15 @@ impl<'t> Walk<'t> {
                 true
             });
         }
+        // `inline namespace v10`: an ABI tag its users never spell (`hintlens_syntax::scoping`).
+        if node.child(0).is_some_and(|c| c.kind() == "inline") {
+            for part in &parts {
+                let spelled = self.b.text(*part);
+                if !self.b.index.inline_scopes.contains(&spelled) {
+                    self.b.index.inline_scopes.push(spelled);
+                }
+            }
+        }
         let was_anonymous = self.anonymous;
         self.anonymous |= name.is_none();
         let depth = self.prefix.len();
@@ -440,10 +453,50 @@ impl<'t> Walk<'t> {
             if within.is_some() {
                 continue;
             }
+            let alone = &self.b.src[start..end];
+            if alone.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                && let Some(depth) = self.namespace_depth(root, start..end)
+            {
+                let name = String::from_utf8_lossy(alone).into_owned();
+                self.b.index.scope_marks.push(scoping::ScopeMark { name, line: stray.line as u32, depth });
+            }
             let line_start = self.b.src[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
             let first = if self.b.src[start..end].ends_with(b")") { UseKind::Call } else { UseKind::Name };
             self.macro_tokens(start..end, (line_start, stray.line, 0), first);
         }
+    }
+
+    /// How many namespace segments enclose `range`, if it stands at namespace level (not in a
+    /// class, a function or a statement).
+    fn namespace_depth(&self, root: Node<'t>, range: std::ops::Range<usize>) -> Option<u32> {
+        let mut depth = 0;
+        let mut within = root.descendant_for_byte_range(range.start, range.end);
+        while let Some(n) = within {
+            match self.kinds.of(n) {
+                K::Namespace => {
+                    let mut parts = 0;
+                    if let Some(name) = field(n, self.g.f_name) {
+                        hintlens_tree::preorder(name, |p| {
+                            parts += u32::from(self.kinds.of(p) == K::NamespaceIdentifier);
+                            true
+                        });
+                    }
+                    depth += parts;
+                }
+                K::FunctionDefinition
+                | K::Struct
+                | K::Union
+                | K::Class
+                | K::Enum
+                | K::CompoundStatement
+                | K::Lambda
+                | K::Call
+                | K::Declaration => return None,
+                _ => {}
+            }
+            within = n.parent();
+        }
+        Some(depth)
     }
 
     /// The tokens of macro text at `range` (the position of byte `anchor.0` is line `anchor.1`,

@@ -201,3 +201,35 @@ FMT_CONSTEXPR auto copy(int x) -> int;
 FMT_END_NAMESPACE
 "#
 );
+
+/// The scope macros a header defines, the lines that use them at namespace level, and the
+/// inline namespaces a file opens (`hintlens_syntax::scoping`).
+#[test]
+fn scope_macros_their_marks_and_inline_namespaces() {
+    use hintlens_syntax::Frontend;
+    use hintlens_syntax::scoping::{ScopeMacro, ScopeMark, ScopeOp};
+    let header = "#ifndef NLOHMANN_JSON_NAMESPACE_BEGIN\n#define NLOHMANN_JSON_NAMESPACE_BEGIN \\\n    namespace nlohmann \\\n    { \\\n    inline namespace NLOHMANN_JSON_ABI_STRING \\\n    {\n#endif\n#define NLOHMANN_JSON_NAMESPACE_END \\\n    }  /* namespace (abi_string) */ \\\n    }  /* namespace nlohmann */\n#define FMT_END_NAMESPACE \\\n  } \\\n  }\n#define JSON_HEDLEY_LIKELY(x) __builtin_expect(!!(x), 1)\n";
+    let index = Cpp.extract(header.as_bytes());
+    let open = |segments: &[&str], inline| ScopeOp::Open {
+        segments: segments.iter().map(|s| s.to_string()).collect(),
+        inline,
+    };
+    assert_eq!(
+        index.scope_macros,
+        [
+            ScopeMacro {
+                name: "NLOHMANN_JSON_NAMESPACE_BEGIN".into(),
+                ops: vec![open(&["nlohmann"], false), open(&[], true)]
+            },
+            ScopeMacro { name: "NLOHMANN_JSON_NAMESPACE_END".into(), ops: vec![ScopeOp::Close, ScopeOp::Close] },
+            ScopeMacro { name: "FMT_END_NAMESPACE".into(), ops: vec![ScopeOp::Close, ScopeOp::Close] },
+        ]
+    );
+    let user = "#include <nlohmann/detail/abi_macros.hpp>\n\nNLOHMANN_JSON_NAMESPACE_BEGIN\nnamespace detail\n{\nstruct from_json_fn {};\n}  // namespace detail\nNLOHMANN_JSON_NAMESPACE_END\n\nnamespace fmt {\ninline namespace v10 {\nclass W {\n  Q_OBJECT\n public:\n};\n}\n}\n";
+    let index = Cpp.extract(user.as_bytes());
+    let mark = |name: &str, line| ScopeMark { name: name.into(), line, depth: 0 };
+    assert_eq!(index.scope_marks, [mark("NLOHMANN_JSON_NAMESPACE_BEGIN", 2), mark("NLOHMANN_JSON_NAMESPACE_END", 7)]);
+    assert_eq!(index.inline_scopes, ["v10"]);
+    let local: Vec<&str> = index.definitions.iter().map(|d| d.local_name.as_str()).collect();
+    assert!(local.contains(&"detail.from_json_fn") && local.contains(&"fmt.v10.W"), "{local:?}");
+}

@@ -139,6 +139,32 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         decisions: Option<PathBuf>,
     },
+    /// Which tasks a correct patch can still fail on a name, given what the agent is told: per
+    /// task the DefUse names the tests need that no file of the base holds and no told field
+    /// states, with where the tests use them; per repository and overall the tasks, the tasks
+    /// with a hidden contract and the hidden names; per --hint the contracts it closes and
+    /// leaves and the names it spoils. Prints nothing until every check passed.
+    Audit {
+        /// What `hintlens batch` wrote (JSON lines or Parquet).
+        results: PathBuf,
+        /// The dataset the batch ran: the told fields are read from its rows.
+        #[arg(long)]
+        dataset: PathBuf,
+        /// A field the agent is told (repeatable) [default: problem_statement; for SWE-bench Pro's
+        /// shape, rows with `requirements` or `interface`, those too].
+        #[arg(long = "told", value_name = "FIELD")]
+        told: Vec<String>,
+        /// A hint to count (repeatable): a dataset field (a hinted dataset's hint text), or
+        /// SELECTION+PROJECTION, hintlens' own hint rendered from each record (defuse+declaration).
+        #[arg(long = "hint", value_name = "FIELD|SELECTION+PROJECTION")]
+        hint: Vec<String>,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
+        format: ReportFormat,
+        /// Write the report here (through a temporary file renamed over it) instead of standard
+        /// output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Precision, recall and F1 of a selection against a released hint field, per task and
     /// overall, with the names each side lacks. Keys: FEA-Bench `new_components` and
     /// `definitions_brief` compare `file::Class.method`; SWE-bench Pro `interface` compares
@@ -213,6 +239,10 @@ enum Command {
         /// The judge's scores: what `hintlens judge import` wrote (repeatable).
         #[arg(long = "judged", value_name = "JUDGED")]
         judged: Vec<PathBuf>,
+        /// A field the agent is told (repeatable), for each task's hidden contracts as `hintlens
+        /// audit` finds them [default: the dataset shape's, as for audit].
+        #[arg(long = "told", value_name = "FIELD", requires = "dataset")]
+        told: Vec<String>,
     },
     /// The paper's leakage judge (§4.6, Appendix C): export the prompts, run them against an
     /// OpenAI-compatible endpoint, import the answers, report Table 8.
@@ -272,6 +302,11 @@ struct RunArgs {
     /// OpenAI-compatible endpoint) for declaration-doc, pro and pro-interface.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// A dataset field the agent is told (repeatable): `necessity` is 0 for a name one of them
+    /// states, as `hintlens audit` decides it; records then name them (`told`) [default:
+    /// problem_statement].
+    #[arg(long = "told", value_name = "FIELD")]
+    told: Vec<String>,
 }
 
 impl RunArgs {
@@ -300,6 +335,7 @@ impl RunArgs {
             skip: Default::default(),
             stop: None,
             shard: None,
+            told: self.told,
         })
     }
 }
@@ -393,6 +429,13 @@ fn main() -> ExitCode {
         Command::Merge { outputs, dataset, out } => pipeline::merge(&outputs, &dataset, &out),
         Command::Fetch { dataset, repos, from } => fetch::run(&dataset, repos, from),
         Command::Stats { results, format, decisions } => report::run_stats(&results, format, decisions.as_deref()),
+        Command::Audit { results, dataset, told, hint, format, out } => report::run_audit(
+            &results,
+            &dataset,
+            hintlens_report::AuditOptions { told, hints: hint },
+            format,
+            out.as_deref(),
+        ),
         Command::Agree { results, selection, reference, dataset, format } => {
             report::run_agree(&results, selection.as_str(), reference, dataset.as_deref(), format)
         }
@@ -417,12 +460,12 @@ fn main() -> ExitCode {
             projections: or_default(projection, Projection::Declaration),
             format,
         }),
-        Command::Review { results, dataset, repos, repo, port, decisions, judged } => {
+        Command::Review { results, dataset, repos, repo, port, decisions, judged, told } => {
             let mut locator = RepoLocator::new(repos);
             for (name, path) in repo {
                 locator.add_override(&name, path);
             }
-            review::run(review::ReviewArgs { results, dataset, locator, port, decisions, judged })
+            review::run(review::ReviewArgs { results, dataset, locator, port, decisions, judged, told })
         }
         Command::Judge { command } => judge::run(command),
         Command::Reference { page } => {
@@ -678,6 +721,7 @@ fn show(args: ShowArgs) -> ExitCode {
         patch: Some(&patch),
         test_patch: &test_patch,
         problem_statement: &problem,
+        told: &problem,
         selections: &args.selections,
         projections: &args.projections,
         reference_commit: args.reference.as_deref(),

@@ -1,4 +1,4 @@
-//! `hintlens stats` and `hintlens agree`: reports over a results file.
+//! `hintlens stats`, `hintlens agree` and `hintlens audit`: reports over a results file.
 
 use clap::ValueEnum;
 use hintlens_report::{ReferenceField, agree, read_records_file, stats};
@@ -86,5 +86,61 @@ pub fn run_agree(
         eprintln!("error: no task has both the `{selection}` selection and the `{field}` field");
         return ExitCode::from(1);
     }
+    ExitCode::SUCCESS
+}
+
+/// The audit of a results file against its dataset, printed (or written to `out`) only once
+/// every check passed: a bad input leaves nothing behind.
+pub fn run_audit(
+    results: &Path,
+    dataset: &Path,
+    options: hintlens_report::AuditOptions,
+    format: ReportFormat,
+    out: Option<&Path>,
+) -> ExitCode {
+    let started = std::time::Instant::now();
+    let records = match read_records_file(results) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let rows: Vec<serde_json::Map<String, serde_json::Value>> = match hintlens_formats::read(dataset) {
+        Ok(d) => d.rows.into_iter().filter_map(|r| r.value.ok()?.as_object().cloned()).collect(),
+        Err(e) => return fail(format!("cannot read dataset {e}")),
+    };
+    let audit = match hintlens_report::audit(&records, &rows, &options) {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let text = match format {
+        ReportFormat::Markdown => audit.markdown(),
+        ReportFormat::Json => serde_json::to_string_pretty(&audit).unwrap_or_default() + "\n",
+    };
+    match out {
+        Some(path) => {
+            let written = hintlens_formats::write_atomically(path, |file| {
+                use std::io::Write;
+                file.write_all(text.as_bytes()).map_err(|e| e.to_string())
+            });
+            if let Err(e) = written {
+                return fail(format!("cannot write {e}"));
+            }
+        }
+        None => print!("{text}"),
+    }
+    let missing = &audit.left_out.not_in_dataset;
+    if !missing.is_empty() {
+        eprintln!(
+            "warning: {} result records are of tasks the dataset lacks and were left out (e.g. {})",
+            missing.len(),
+            missing.iter().take(3).cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    eprintln!(
+        "hintlens: audited {} tasks ({} with a hidden contract) told {} in {:.2}s",
+        audit.overall.tasks,
+        audit.overall.with_hidden,
+        audit.told.join(" + "),
+        started.elapsed().as_secs_f64()
+    );
     ExitCode::SUCCESS
 }

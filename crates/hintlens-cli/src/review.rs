@@ -13,6 +13,7 @@ pub(crate) struct ReviewArgs {
     pub port: u16,
     pub decisions: Option<PathBuf>,
     pub judged: Vec<PathBuf>,
+    pub told: Vec<String>,
 }
 
 pub(crate) fn run(args: ReviewArgs) -> ExitCode {
@@ -33,7 +34,14 @@ pub(crate) fn run(args: ReviewArgs) -> ExitCode {
         }
     };
     let tasks = benchmark.tasks.len();
-    let server = match ReviewServer::bind(App::new(benchmark, log, args.locator), args.port) {
+    let app = match App::new(benchmark, log, args.locator).told(&args.told) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let server = match ReviewServer::bind(app, args.port) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");

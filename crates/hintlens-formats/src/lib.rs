@@ -5,6 +5,8 @@
 //! - The hint text benchmarks release ([`parse_interface`], SWE-bench Pro's `interface` field):
 //!   what hintlens' own selections are compared with (`hintlens agree`) and matched against
 //!   (the `pro` selection).
+//! - What the agent is told ([`told`]): the text of a row's told fields in any benchmark's
+//!   shape, and the one definition of a field *stating* a name ([`told::states`]).
 //!
 //! Invariants:
 //! - The format is read from the content (Parquet's magic bytes, a leading `[`), never guessed
@@ -19,6 +21,7 @@ mod json;
 mod parquet_io;
 mod to_arrow;
 mod to_json;
+pub mod told;
 
 pub use interface::{InterfaceEntry, parse_interface};
 pub use json::{parse_json, write_json};
@@ -140,11 +143,20 @@ pub fn write(path: &Path, format: Format, rows: &[Value]) -> Result<(), Error> {
     }
 }
 
-/// Writes through a temporary file beside `path`, renamed over it once complete.
-pub(crate) fn write_atomically(
+/// Writes through a temporary file beside `path`, renamed over it once complete. A `path` that
+/// exists and is no regular file (`/dev/null`, a FIFO, `/dev/stdout`) is written to directly:
+/// a rename would replace the device with a file.
+pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut std::fs::File) -> Result<(), String>,
 ) -> Result<(), Error> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::new(path, format!("cannot open: {e}")))?;
+        return write(&mut file).map_err(|message| Error::new(path, message));
+    }
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let tmp = path.with_file_name(format!(".{name}.tmp"));
     let mut file = std::fs::File::create(&tmp).map_err(|e| Error::new(&tmp, format!("cannot create: {e}")))?;

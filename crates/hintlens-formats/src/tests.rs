@@ -137,3 +137,26 @@ fn unreadable_inputs_say_what_and_where() {
     assert!(read(&dir.path().join("none-*.parquet")).unwrap_err().to_string().contains("no file matches"));
     assert!(read(&dir.path().join("missing.jsonl")).is_err());
 }
+
+/// A FIFO (as `/dev/null` or `/dev/stdout` would be) is written to, never renamed over.
+#[cfg(unix)]
+#[test]
+fn a_write_to_a_device_or_fifo_keeps_it() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(&fifo).unwrap().read_to_string(&mut text).unwrap();
+            text
+        })
+    };
+    write_atomically(&fifo, |f| f.write_all(b"report\n").map_err(|e| e.to_string())).unwrap();
+    assert_eq!(reader.join().unwrap(), "report\n");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file beside it");
+}

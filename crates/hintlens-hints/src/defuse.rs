@@ -265,9 +265,18 @@ fn new_definitions<'a>(
     let at_base = changed.at_base_for(db, |id| wanted[id as usize]);
     let qualified: Vec<String> =
         index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
+    // B's definitions are compared by identity: the qualified name less how its scopes are
+    // spelled (macros, inline namespaces; `crate::scoping`).
+    let identities = changed.identities(db);
+    let identity: Vec<String> = index
+        .definitions
+        .iter()
+        .zip(&wanted)
+        .map(|(d, &wanted)| if wanted { identities.of(d) } else { String::new() })
+        .collect();
     let mut out = Vec::new();
     for (i, d) in index.definitions.iter().enumerate() {
-        if !candidates[i] || at_base.contains(&(qualified[i].clone(), d.kind)) {
+        if !candidates[i] || at_base.contains(&(identity[i].clone(), d.kind)) {
             continue;
         }
         let parent = d.parent.map(|p| (p, index.definition(p)));
@@ -275,7 +284,7 @@ fn new_definitions<'a>(
         // part of its signature already.
         if d.kind == DefKind::Parameter {
             let callable_existed =
-                parent.is_some_and(|(p, pd)| at_base.contains(&(qualified[p as usize].clone(), pd.kind)));
+                parent.is_some_and(|(p, pd)| at_base.contains(&(identity[p as usize].clone(), pd.kind)));
             if !callable_existed {
                 continue;
             }
@@ -841,7 +850,8 @@ mod tests {
         let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
         let (base, reference) =
             (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-        let task = Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "" };
+        let task =
+            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
         let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
         assert_eq!(selected, ["app.Config.Timeout"]);
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test: none of the files using Config");
@@ -868,7 +878,8 @@ mod tests {
         let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
         let (base, reference) =
             (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-        let task = Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "" };
+        let task =
+            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
         let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
         assert_eq!(selected, ["app.Reload"]);
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test at R only");

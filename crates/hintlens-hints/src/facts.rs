@@ -18,10 +18,11 @@ pub(crate) struct Facts {
 }
 
 impl Facts {
-    fn new(base_occurrences: usize, in_problem_statement: bool) -> Facts {
-        // The paper's rubric: 0 stated in the issue, 1 findable in the base repository,
-        // 3 a free choice of the reference author (2, "by convention", needs a judge).
-        let necessity = if in_problem_statement {
+    fn new(base_occurrences: usize, in_problem_statement: bool, told: bool) -> Facts {
+        // The paper's rubric: 0 stated in what the agent is told (the issue, unless `--told`
+        // names more fields), 1 findable in the base repository, 3 a free choice of the
+        // reference author (2, "by convention", needs a judge).
+        let necessity = if told {
             0
         } else if base_occurrences > 0 {
             1
@@ -32,9 +33,11 @@ impl Facts {
     }
 }
 
-/// The facts of an identifier name: as an identifier of B and a word of the issue.
+/// The facts of an identifier name: as an identifier of B, a word of the issue, and a word of
+/// what the agent is told.
 pub(crate) fn name_facts(db: &dyn Db, task: &Task<'_>, name: &str) -> Facts {
-    let facts = Facts::new(task.base.occurrences(db, name), mentions(task.problem_statement, name));
+    let facts =
+        Facts::new(task.base.occurrences(db, name), mentions(task.problem_statement, name), mentions(task.told, name));
     Facts { lower_bound: task.base.has_unscanned(), ..facts }
 }
 
@@ -42,7 +45,8 @@ pub(crate) fn name_facts(db: &dyn Db, task: &Task<'_>, name: &str) -> Facts {
 /// the issue quotes it.
 pub(crate) fn string_facts(db: &dyn Db, task: &Task<'_>, value: &str) -> Facts {
     let occurrences = task.base.string_occurrences(db, value);
-    let facts = Facts::new(occurrences, !value.trim().is_empty() && task.problem_statement.contains(value));
+    let quoted = |text: &str| !value.trim().is_empty() && text.contains(value);
+    let facts = Facts::new(occurrences, quoted(task.problem_statement), quoted(task.told));
     Facts { lower_bound: task.base.has_unscanned(), ..facts }
 }
 
@@ -81,9 +85,12 @@ mod tests {
 
     #[test]
     fn necessity_follows_the_rubric() {
-        assert_eq!(Facts::new(0, true).necessity, 0);
-        assert_eq!(Facts::new(4, true).necessity, 0);
-        assert_eq!(Facts::new(4, false).necessity, 1);
-        assert_eq!(Facts::new(0, false).necessity, 3);
+        assert_eq!(Facts::new(0, true, true).necessity, 0);
+        assert_eq!(Facts::new(4, true, true).necessity, 0);
+        assert_eq!(Facts::new(4, false, false).necessity, 1);
+        assert_eq!(Facts::new(0, false, false).necessity, 3);
+        // Told by another field than the issue (`batch --told`): still 0.
+        assert_eq!(Facts::new(0, false, true).necessity, 0);
+        assert_eq!(Facts::new(0, true, false).necessity, 3);
     }
 }

@@ -27,6 +27,7 @@ mod ident;
 mod newdefs;
 mod pro;
 mod resolve;
+mod scoping;
 mod strings;
 #[cfg(test)]
 mod test_support;
@@ -50,6 +51,10 @@ pub struct Task<'a> {
     /// What the test patch changed (line numbers in R).
     pub test: &'a ChangeSet,
     pub problem_statement: &'a str,
+    /// What the agent is told: the text of the told fields (`hintlens_formats::told`), the
+    /// problem statement unless `batch --told` names others. `necessity` is 0 where it states
+    /// the name ([`hintlens_formats::told::states`]).
+    pub told: &'a str,
 }
 
 /// What a dataset record says about a task beyond its patches; every field is optional, and
@@ -264,8 +269,9 @@ pub struct Identifier {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub base_occurrences_lower_bound: bool,
     pub in_problem_statement: bool,
-    /// Static necessity: 0 stated in the issue, 1 findable in the base repository, 3 absent
-    /// from both (the paper's rubric; 2, "by convention", needs a judge).
+    /// Static necessity: 0 stated in what the agent is told (the issue, or the fields `batch
+    /// --told` names: [`Task::told`]), 1 findable in the base repository, 3 absent from both
+    /// (the paper's rubric; 2, "by convention", needs a judge).
     pub necessity: u8,
     pub doc: Option<String>,
     pub entity: Entity,
@@ -434,18 +440,9 @@ pub fn select_with(
     ids
 }
 
-/// Whether `name` occurs in `text` as a whole identifier (not inside a longer one).
-pub fn mentions(text: &str, name: &str) -> bool {
-    if name.is_empty() {
-        return false;
-    }
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + name.len()..].chars().next();
-        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-    })
-}
+/// Whether `text` states `name` as a whole identifier: [`hintlens_formats::told::states`], the
+/// one definition `necessity` and `hintlens audit` share.
+pub use hintlens_formats::told::states as mentions;
 
 #[cfg(test)]
 mod tests {

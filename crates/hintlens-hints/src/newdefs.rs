@@ -2,7 +2,8 @@
 //! the definitions of R that B did not have.
 
 use crate::Task;
-use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, qualified_name};
+use crate::scoping::Identities;
+use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
 use hintlens_syntax::{DefId, DefKind, ModuleDefinition};
 use std::collections::HashSet;
@@ -18,11 +19,14 @@ pub(crate) struct ChangedFile<'t> {
     pub is_new_file: bool,
     /// B as a whole, for the file's namespace siblings.
     base_snapshot: &'t SnapshotIndex,
+    /// R as a whole, for the scope macros the file uses ([`Identities`]).
+    reference_snapshot: &'t SnapshotIndex,
 }
 
 impl ChangedFile<'_> {
-    /// The (qualified name, kind) of the definitions B had where this file's definitions are
-    /// compared — in its counterpart, and in the other files of B in the same directory and the
+    /// The (identity, kind) of the definitions B had where this file's definitions are
+    /// compared ([`Identities`]: the qualified name, scopes opened by macros read as B defines
+    /// them, inline namespaces left out) — in its counterpart, and in the other files of B in the same directory and the
     /// same namespace ([`hintlens_syntax::Frontend::namespace`]: a Go package, a Java package),
     /// whose names the file shares: a definition moved between them is no news. Only those
     /// sharing a simple name with one of this file's are listed: the others cannot match.
@@ -49,9 +53,11 @@ impl ChangedFile<'_> {
             return HashSet::new();
         }
         let definitions = |(path, b): (&str, SourceFile)| -> Vec<(String, DefKind)> {
+            let identities = Identities::new(db, self.base_snapshot, path, b);
             let named = file_index(db, b).definitions.iter().filter(|d| names.contains(d.name.as_str()));
-            named.map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
+            named.map(|d| (identities.of(d), d.kind)).collect()
         };
+        let identities = self.identities(db);
         let mut at_base: HashSet<(String, DefKind)> = self.base.into_iter().flat_map(definitions).collect();
         // Only a sibling that names every part of a local name the counterpart lacks
         // (`Store.SetLimit`: `Store` and `SetLimit`) can define it: the others are not read (a
@@ -61,7 +67,7 @@ impl ChangedFile<'_> {
             .iter()
             .enumerate()
             .filter(|&(i, _)| wanted(i as DefId))
-            .map(|(_, d)| (qualified_name(db, self.path, self.file, &d.local_name), d.kind, d))
+            .map(|(_, d)| (identities.of(d), d.kind, d))
             .filter(|(qualified, kind, _)| !at_base.contains(&(qualified.clone(), *kind)))
             .map(|(qualified, kind, d)| (qualified, kind, d.local_name.split('.').collect()))
             .collect();
@@ -90,6 +96,11 @@ impl ChangedFile<'_> {
             missing.retain(|(qualified, kind, _)| !at_base.contains(&(qualified.clone(), *kind)));
         }
         at_base
+    }
+
+    /// The identities of the file's definitions in R.
+    pub fn identities<'s>(&'s self, db: &'s dyn Db) -> Identities<'s> {
+        Identities::new(db, self.reference_snapshot, self.path, self.file)
     }
 
     /// The namespace the file has in R ([`hintlens_syntax::Frontend::namespace`]).
@@ -128,7 +139,15 @@ pub(crate) fn changed_files<'t>(db: &dyn Db, task: &Task<'t>, changes: &'t Chang
                 _ => task.base.get(db, base_path).map(|b| (base_path, b)),
             };
             let is_new_file = !task.base.contains(path);
-            Some(ChangedFile { path, change, file, base, is_new_file, base_snapshot: task.base })
+            Some(ChangedFile {
+                path,
+                change,
+                file,
+                base,
+                is_new_file,
+                base_snapshot: task.base,
+                reference_snapshot: task.reference,
+            })
         })
         .collect()
 }
@@ -165,12 +184,13 @@ pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>
     Some(module)
 }
 
-/// Definitions of the file in R with no definition of the same qualified name and kind in its
-/// B counterpart, in source order. Parameters are left out: policies that want them (DefUse)
+/// Definitions of the file in R with no definition of the same identity ([`Identities`]) and
+/// kind in its B counterpart, in source order. Parameters are left out: policies that want them (DefUse)
 /// treat them apart.
 pub(crate) fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<DefId> {
     let at_base = changed.at_base(db);
     let index = file_index(db, changed.file);
+    let identities = changed.identities(db);
     index
         .definitions
         .iter()
@@ -178,7 +198,7 @@ pub(crate) fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<Def
         .filter(|(_, d)| d.kind != DefKind::Parameter)
         // A `#[cfg(test)]` module's helpers are the tests', whichever change adds them.
         .filter(|(_, d)| !index.in_tests(d.name_span.start.line))
-        .filter(|(_, d)| !at_base.contains(&(qualified_name(db, changed.path, changed.file, &d.local_name), d.kind)))
+        .filter(|(_, d)| !at_base.contains(&(identities.of(d), d.kind)))
         .map(|(i, _)| i as DefId)
         .collect()
 }

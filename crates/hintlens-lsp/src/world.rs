@@ -92,6 +92,7 @@ impl World {
             code,
             test,
             problem_statement: self.statement.as_ref().and_then(|s| s.text.as_deref()).unwrap_or_default(),
+            told: self.statement.as_ref().and_then(|s| s.text.as_deref()).unwrap_or_default(),
         }
     }
 

@@ -1,6 +1,8 @@
 //! `hintlens review`: a benchmark designer judges a whole benchmark's hints by what they
 //! disclose, with the evidence beside each one, and decides what stays.
 //!
+//! - [`audit`]: each task's hidden naming contracts (`hintlens audit`'s) and their summary
+//!   per repository.
 //! - [`benchmark`]: the results of `hintlens batch` joined with the dataset and the judge's
 //!   scores, by instance id.
 //! - [`source`]: each identifier's definition at R and the lines of its use sites, read from
@@ -22,6 +24,7 @@
 //!   hint is rendered again from the record's identifiers, never edited as text.
 //! - No global state: the server owns what it answers from.
 
+pub mod audit;
 pub mod benchmark;
 pub mod curate;
 pub mod decisions;
@@ -29,6 +32,7 @@ pub mod progress;
 pub mod server;
 pub mod source;
 
+pub use audit::Contracts;
 pub use benchmark::{AttributeScores, Benchmark, Sources, Task};
 pub use curate::{Curated, curate};
 pub use decisions::{

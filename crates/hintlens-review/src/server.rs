@@ -10,6 +10,7 @@
 //! - the path is matched against a fixed table of names; no part of a URL is ever joined to a
 //!   filesystem path (anything else is 404).
 
+use crate::audit::Contracts;
 use crate::benchmark::{Benchmark, Task};
 use crate::curate::{identifiers, render};
 use crate::decisions::{Decision, DecisionLog, IdentifierKey, Verdict};
@@ -36,13 +37,31 @@ pub struct App {
     pub benchmark: Benchmark,
     pub log: DecisionLog,
     pub locator: RepoLocator,
+    /// Each task's hidden naming contracts.
+    pub contracts: Contracts,
     repositories: Repositories,
     frontends: Vec<Box<dyn Frontend>>,
 }
 
 impl App {
+    /// The app, with the hidden contracts told the defaults of the dataset's shape.
     pub fn new(benchmark: Benchmark, log: DecisionLog, locator: RepoLocator) -> App {
-        App { benchmark, log, locator, repositories: Repositories::default(), frontends: hintlens_batch::frontends() }
+        let contracts = Contracts::compute(&benchmark, &[]).unwrap_or_default();
+        App {
+            benchmark,
+            log,
+            locator,
+            contracts,
+            repositories: Repositories::default(),
+            frontends: hintlens_batch::frontends(),
+        }
+    }
+
+    /// The hidden contracts told these fields instead (`--told`): an error names a field no
+    /// row has.
+    pub fn told(mut self, fields: &[String]) -> Result<App, String> {
+        self.contracts = Contracts::compute(&self.benchmark, fields)?;
+        Ok(self)
     }
 }
 
@@ -274,6 +293,7 @@ fn task_summary(app: &App, task: &Task) -> Value {
         "flagged": state.is_some_and(|s| s.flagged),
         "dropped": dropped,
         "kept": kept,
+        "hidden": app.contracts.of(&task.instance_id).map(<[_]>::len),
     })
 }
 
@@ -285,6 +305,7 @@ fn task_list(app: &App) -> Value {
         "selections": app.benchmark.selections(),
         "projections": Projection::ALL.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
         "judged": app.benchmark.judged,
+        "audit": app.contracts,
         "tasks": tasks,
     })
 }
@@ -379,6 +400,8 @@ fn task_view(app: &mut App, id: &str, selection: Option<&str>, projection: Optio
             "projection": projection.as_str(),
             "hint": hint,
             "identifiers": identifier_views,
+            "hidden_contracts": app.contracts.of(id),
+            "told": app.contracts.told,
             "task_decision": decisions.task(id),
             "summary": task_summary(app, task),
         }),

@@ -16,6 +16,7 @@
 pub mod lexical;
 pub mod reuse;
 pub mod scope;
+pub mod scoping;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -474,6 +475,17 @@ pub struct FileIndex {
     /// other file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roots: Vec<ModuleRoot>,
+    /// Lines naming a macro alone at namespace level, where a scope macro defined elsewhere may
+    /// open or close namespaces ([`scoping`]; C and C++).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scope_marks: Vec<scoping::ScopeMark>,
+    /// The macros this file defines whose bodies only open and close scopes ([`scoping`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scope_macros: Vec<scoping::ScopeMacro>,
+    /// The inline namespaces the file's own `inline namespace` blocks open (ABI tags its users
+    /// never spell, [`scoping::identity`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inline_scopes: Vec<String>,
 }
 
 /// A root of a tree of modules: the names beginning with `prefix` lie below `dir`. A manifest

@@ -68,7 +68,10 @@ function filtered() {
   const status = $("f-status").value;
   const empty = $("f-empty").value;
   const unreviewed = $("f-unreviewed").checked;
+  const hidden = $("f-hidden").value;
   return state.list.tasks.filter((t) => {
+    if (hidden === "hidden" && !(t.hidden > 0)) return false;
+    if (hidden === "none" && t.hidden !== 0) return false;
     if (q && !t.id.toLowerCase().includes(q) && !t.repo.toLowerCase().includes(q)) return false;
     if (repo && t.repo !== repo) return false;
     if (status && t.status !== status) return false;
@@ -123,6 +126,7 @@ function renderList() {
       el("td", {}, t.repo),
       el("td", { class: "status-" + t.status }, t.status),
       el("td", {}, n === null ? "–" : String(n)),
+      el("td", { class: t.hidden > 0 ? "hidden-count" : undefined, "data-testid": "hidden-count" }, t.hidden === null || t.hidden === undefined ? "–" : String(t.hidden)),
       el("td", {}, t.hvm === null || t.hvm === undefined ? "–" : t.hvm.toFixed(2)),
       el("td", { "data-testid": "review-state" }, reviewBadges(t)),
     );
@@ -142,6 +146,50 @@ function replaceSummary(summary) {
   const i = state.list.tasks.findIndex((t) => t.id === summary.id);
   if (i >= 0) state.list.tasks[i] = summary;
   renderList();
+}
+
+// --- hidden contracts per repository: an inline SVG bar chart ---------------------------------
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+// One bar per repository: its tasks (grey) and, over them, those with a hidden contract (red),
+// scaled to the largest repository; a click shows that repository's tasks with hidden contracts.
+function renderAudit() {
+  const audit = state.list.audit;
+  const told = audit.told.length ? `told ${audit.told.join(" + ")}` : `told: ${audit.told_from}`;
+  $("audit-told").textContent = `· ${told} · ${audit.overall.with_hidden}/${audit.overall.tasks} tasks, ${audit.overall.hidden} hidden names`;
+  const repos = audit.repositories;
+  const label = 150, width = 430, row = 20, barMax = width - label - 70;
+  const most = Math.max(1, ...repos.map((r) => r.tasks));
+  const chart = svg("svg", { width, height: row * repos.length + 4, viewBox: `0 0 ${width} ${row * repos.length + 4}`, role: "img", "aria-label": "tasks with a hidden contract per repository" });
+  repos.forEach((r, i) => {
+    const y = i * row + 2;
+    const w = (n) => Math.max(n > 0 ? 1 : 0, Math.round((barMax * n) / most));
+    const name = r.repo.length > 24 ? "…" + r.repo.slice(-23) : r.repo;
+    const bar = svg(
+      "g",
+      { class: "bar", "data-testid": "audit-bar", "data-repo": r.repo, "data-tasks": r.tasks, "data-with-hidden": r.with_hidden },
+      svg("title", {}, `${r.repo}: ${r.with_hidden} of ${r.tasks} tasks with a hidden contract, ${r.hidden} hidden names`),
+      svg("text", { x: 0, y: y + 13 }, name),
+      svg("rect", { class: "tasks", x: label, y, width: w(r.tasks), height: row - 6 }),
+      svg("rect", { class: "hidden", x: label, y, width: w(r.with_hidden), height: row - 6 }),
+      svg("text", { x: label + w(r.tasks) + 6, y: y + 13 }, `${r.with_hidden}/${r.tasks}`),
+    );
+    bar.addEventListener("click", () => {
+      $("f-repo").value = r.repo;
+      $("f-hidden").value = "hidden";
+      renderList();
+    });
+    chart.append(bar);
+  });
+  $("audit-chart").replaceChildren(repos.length ? chart : el("p", { class: "muted" }, "no task has an answer"));
 }
 
 // --- the task view --------------------------------------------------------------------------
@@ -314,6 +362,31 @@ function taskDecision(view) {
   );
 }
 
+function hiddenContracts(v) {
+  if (!v.hidden_contracts) return null;
+  const told = v.told.length ? v.told.join(" + ") : "what the batch was told";
+  if (v.hidden_contracts.length === 0) {
+    return el("p", { class: "muted", "data-testid": "hidden-contracts" }, `No hidden contract: every load-bearing name the tests need is told (${told}).`);
+  }
+  return el(
+    "div",
+    { class: "contracts", "data-testid": "hidden-contracts" },
+    el("h3", {}, `${v.hidden_contracts.length} hidden contract${v.hidden_contracts.length === 1 ? "" : "s"}`, el("span", { class: "muted" }, ` — not stated by ${told}, in no file of the base`)),
+    el(
+      "ul",
+      {},
+      v.hidden_contracts.map((c) =>
+        el(
+          "li",
+          { "data-testid": "hidden-contract", "data-name": c.name },
+          `${c.kind} ${c.qualified_name} `,
+          el("span", { class: "where" }, `${c.path}:${c.line} · used at ${c.uses.join(", ") || "–"}`),
+        ),
+      ),
+    ),
+  );
+}
+
 function renderTask() {
   const v = state.current;
   $("placeholder").hidden = true;
@@ -332,6 +405,7 @@ function renderTask() {
     v.problem_statement === null
       ? el("p", { class: "muted" }, "not loaded: start the review with --dataset to see it")
       : el("pre", { class: "statement", "data-testid": "statement" }, v.problem_statement),
+    hiddenContracts(v),
     el("h3", {}, `Hint ${v.hint.key}`, dropped ? ` — ${dropped} identifier${dropped === 1 ? "" : "s"} dropped` : ""),
     el(
       "div",
@@ -395,7 +469,8 @@ async function start() {
   const statuses = [...new Set(state.list.tasks.map((t) => t.status))].sort();
   $("f-status").append(...statuses.map((s) => el("option", { value: s }, s)));
   $("source").textContent = `${state.list.results} · decisions: ${state.list.decisions}`;
-  for (const id of ["search", "f-repo", "f-status", "f-empty", "f-unreviewed"]) {
+  renderAudit();
+  for (const id of ["search", "f-repo", "f-status", "f-empty", "f-unreviewed", "f-hidden"]) {
     $(id).addEventListener("input", renderList);
   }
   const reopen = () => {

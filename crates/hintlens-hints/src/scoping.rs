@@ -1,0 +1,97 @@
+//! What a definition is across B and R ([`hintlens_syntax::scoping`]): its qualified name with
+//! the scopes its file's macros open read as the repository defines them at that snapshot, less
+//! inline (ABI) namespaces. So `namespace nlohmann {` at B and `NLOHMANN_JSON_NAMESPACE_BEGIN` at
+//! R (`namespace nlohmann { inline namespace json_abi_v3_11_2 {`) leave every definition under
+//! them the one it was.
+
+use crate::resolve::Resolver;
+use hintlens_db::{Db, SnapshotIndex, SourceFile, file_index, qualified_name};
+use hintlens_syntax::Definition;
+use hintlens_syntax::scoping::{self, ScopeOp};
+use std::collections::HashMap;
+
+/// How many files the search for a scope macro's definition reads at most: the file, then the
+/// files it includes, nearest first.
+const MAX_SEARCHED: usize = 256;
+
+/// The identities of one file's definitions at one snapshot.
+pub(crate) struct Identities<'a> {
+    db: &'a dyn Db,
+    path: &'a str,
+    file: SourceFile,
+    /// What each macro of the file's marks does, as the snapshot defines it (`None`: no scope
+    /// macro of that name is found).
+    ops: HashMap<&'a str, Option<Vec<ScopeOp>>>,
+}
+
+impl<'a> Identities<'a> {
+    pub fn new(db: &'a dyn Db, snapshot: &'a SnapshotIndex, path: &'a str, file: SourceFile) -> Identities<'a> {
+        let index = file_index(db, file);
+        let mut ops = HashMap::new();
+        if !index.scope_marks.is_empty() {
+            let resolver = Resolver::new(db, snapshot);
+            for mark in &index.scope_marks {
+                if !ops.contains_key(mark.name.as_str()) {
+                    let found = scope_macro(db, snapshot, &resolver, path, file, &mark.name);
+                    ops.insert(mark.name.as_str(), found);
+                }
+            }
+        }
+        Identities { db, path, file, ops }
+    }
+
+    /// The identity of `definition`, one of the file's: its qualified name as the language
+    /// spells it, scopes from macros put back and inline namespaces left out.
+    pub fn of(&self, definition: &Definition) -> String {
+        let index = file_index(self.db, self.file);
+        if index.scope_marks.is_empty() && index.inline_scopes.is_empty() {
+            return qualified_name(self.db, self.path, self.file, &definition.local_name);
+        }
+        let local = scoping::identity(
+            &definition.local_name,
+            definition.name_span.start.line,
+            &index.scope_marks,
+            |name| self.ops.get(name).and_then(|o| o.as_deref()),
+            &index.inline_scopes,
+        );
+        qualified_name(self.db, self.path, self.file, &local)
+    }
+}
+
+/// What the scope macro `name` does, from its definition in `file` itself or in the nearest
+/// file it includes (breadth first) that defines it as one.
+fn scope_macro(
+    db: &dyn Db,
+    snapshot: &SnapshotIndex,
+    resolver: &Resolver<'_>,
+    path: &str,
+    file: SourceFile,
+    name: &str,
+) -> Option<Vec<ScopeOp>> {
+    let defined =
+        |file: SourceFile| file_index(db, file).scope_macros.iter().find(|m| m.name == name).map(|m| m.ops.clone());
+    if let Some(ops) = defined(file) {
+        return Some(ops);
+    }
+    let mut queue: std::collections::VecDeque<String> = std::collections::VecDeque::from([path.to_owned()]);
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::from([path.to_owned()]);
+    while let Some(including) = queue.pop_front() {
+        let Some(including_file) = snapshot.get(db, &including) else { continue };
+        for import in &file_index(db, including_file).imports {
+            for target in resolver.include_target(&including, &import.module) {
+                if seen.len() >= MAX_SEARCHED || !seen.insert(target.to_owned()) {
+                    continue;
+                }
+                // Only a file whose words hold the name is parsed for its definition; every
+                // included file is read for its own includes.
+                if snapshot.may_name(db, target, name)
+                    && let Some(ops) = snapshot.get(db, target).and_then(defined)
+                {
+                    return Some(ops);
+                }
+                queue.push_back(target.to_owned());
+            }
+        }
+    }
+    None
+}
