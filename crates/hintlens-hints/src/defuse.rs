@@ -265,18 +265,9 @@ fn new_definitions<'a>(
     let at_base = changed.at_base_for(db, |id| wanted[id as usize]);
     let qualified: Vec<String> =
         index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
-    // B's definitions are compared by identity: the qualified name less how its scopes are
-    // spelled (macros, inline namespaces; `crate::scoping`).
-    let identities = changed.identities(db);
-    let identity: Vec<String> = index
-        .definitions
-        .iter()
-        .zip(&wanted)
-        .map(|(d, &wanted)| if wanted { identities.of(d) } else { String::new() })
-        .collect();
     let mut out = Vec::new();
     for (i, d) in index.definitions.iter().enumerate() {
-        if !candidates[i] || at_base.contains(&(identity[i].clone(), d.kind)) {
+        if !candidates[i] || at_base.contains(&(qualified[i].clone(), d.kind)) {
             continue;
         }
         let parent = d.parent.map(|p| (p, index.definition(p)));
@@ -284,7 +275,7 @@ fn new_definitions<'a>(
         // part of its signature already.
         if d.kind == DefKind::Parameter {
             let callable_existed =
-                parent.is_some_and(|(p, pd)| at_base.contains(&(identity[p as usize].clone(), pd.kind)));
+                parent.is_some_and(|(p, pd)| at_base.contains(&(qualified[p as usize].clone(), pd.kind)));
             if !callable_existed {
                 continue;
             }

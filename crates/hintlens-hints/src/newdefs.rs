@@ -3,9 +3,9 @@
 
 use crate::Task;
 use crate::scoping::Identities;
-use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index};
+use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, qualified_name};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
-use hintlens_syntax::{DefId, DefKind, ModuleDefinition};
+use hintlens_syntax::{DefId, DefKind, Definition, ModuleDefinition};
 use std::collections::HashSet;
 
 /// A source file a change touched, as it is in R.
@@ -24,12 +24,14 @@ pub(crate) struct ChangedFile<'t> {
 }
 
 impl ChangedFile<'_> {
-    /// The (identity, kind) of the definitions B had where this file's definitions are
-    /// compared ([`Identities`]: the qualified name, scopes opened by macros read as B defines
-    /// them, inline namespaces left out) — in its counterpart, and in the other files of B in the same directory and the
+    /// The (qualified name, kind) of the definitions B had where this file's definitions are
+    /// compared — in its counterpart, and in the other files of B in the same directory and the
     /// same namespace ([`hintlens_syntax::Frontend::namespace`]: a Go package, a Java package),
     /// whose names the file shares: a definition moved between them is no news. Only those
-    /// sharing a simple name with one of this file's are listed: the others cannot match.
+    /// sharing a simple name with one of this file's are listed: the others cannot match. A
+    /// definition of R whose qualified name B lacks but whose identity ([`Identities`]: scopes
+    /// opened by macros read as each snapshot defines them, inline namespaces left out) is one
+    /// of those B definitions' is listed under its R name too: a respelled scope is no news.
     pub fn at_base(&self, db: &dyn Db) -> HashSet<(String, DefKind)> {
         self.at_base_for(db, |_| true)
     }
@@ -53,49 +55,90 @@ impl ChangedFile<'_> {
             return HashSet::new();
         }
         let definitions = |(path, b): (&str, SourceFile)| -> Vec<(String, DefKind)> {
-            let identities = Identities::new(db, self.base_snapshot, path, b);
             let named = file_index(db, b).definitions.iter().filter(|d| names.contains(d.name.as_str()));
-            named.map(|d| (identities.of(d), d.kind)).collect()
+            named.map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
         };
-        let identities = self.identities(db);
         let mut at_base: HashSet<(String, DefKind)> = self.base.into_iter().flat_map(definitions).collect();
+        // The files of B read, for the identities of what is still missing.
+        let mut read: Vec<(&str, SourceFile)> = self.base.into_iter().collect();
         // Only a sibling that names every part of a local name the counterpart lacks
         // (`Store.SetLimit`: `Store` and `SetLimit`) can define it: the others are not read (a
         // Java package directory holds hundreds of files).
-        let mut missing: Vec<(String, DefKind, Vec<&str>)> = index
+        let mut missing: Vec<(String, DefKind, Vec<&str>, DefId)> = index
             .definitions
             .iter()
             .enumerate()
             .filter(|&(i, _)| wanted(i as DefId))
-            .map(|(_, d)| (identities.of(d), d.kind, d))
-            .filter(|(qualified, kind, _)| !at_base.contains(&(qualified.clone(), *kind)))
-            .map(|(qualified, kind, d)| (qualified, kind, d.local_name.split('.').collect()))
+            .map(|(i, d)| (qualified_name(db, self.path, self.file, &d.local_name), d.kind, d, i as DefId))
+            .filter(|(qualified, kind, _, _)| !at_base.contains(&(qualified.clone(), *kind)))
+            .map(|(qualified, kind, d, i)| (qualified, kind, d.local_name.split('.').collect(), i))
             .collect();
         missing.sort_unstable();
-        missing.dedup();
-        if missing.is_empty() {
-            return at_base;
-        }
-        let Some(namespace) = self.namespace(db) else { return at_base };
-        // Siblings are parsed one at a time, each chosen among those naming every part of a
-        // definition still missing: the modules every file of a Ruby gem reopens
-        // (`module RuboCop`) are found in the first, and then only files naming the rest are
-        // candidates — a truly new name leaves few, where every file names `RuboCop`.
-        let mut visited: HashSet<&str> = HashSet::new();
-        while !missing.is_empty() {
-            let parts: Vec<Vec<&str>> = missing.iter().map(|(_, _, parts)| parts.clone()).collect();
-            // Words only: the one file chosen is read and parsed.
-            let next = self.namespace_siblings(db, &parts).into_iter().find(|path| !visited.contains(path));
-            let Some(path) = next else { break };
-            visited.insert(path);
-            let Some(b) = self.base_snapshot.get(db, path) else { continue };
-            if db.frontend(b.language(db)).namespace(path, file_index(db, b)).as_deref() != Some(namespace.as_str()) {
-                continue;
+        missing.dedup_by(|a, b| (&a.0, a.1) == (&b.0, b.1));
+        if let Some(namespace) = self.namespace(db) {
+            // Siblings are parsed one at a time, each chosen among those naming every part of a
+            // definition still missing: the modules every file of a Ruby gem reopens
+            // (`module RuboCop`) are found in the first, and then only files naming the rest are
+            // candidates — a truly new name leaves few, where every file names `RuboCop`.
+            let mut visited: HashSet<&str> = HashSet::new();
+            while !missing.is_empty() {
+                let parts: Vec<Vec<&str>> = missing.iter().map(|(_, _, parts, _)| parts.clone()).collect();
+                // Words only: the one file chosen is read and parsed.
+                let next = self.namespace_siblings(db, &parts).into_iter().find(|path| !visited.contains(path));
+                let Some(path) = next else { break };
+                visited.insert(path);
+                let Some(b) = self.base_snapshot.get(db, path) else { continue };
+                if db.frontend(b.language(db)).namespace(path, file_index(db, b)).as_deref() != Some(namespace.as_str())
+                {
+                    continue;
+                }
+                at_base.extend(definitions((path, b)));
+                read.push((path, b));
+                missing.retain(|(qualified, kind, _, _)| !at_base.contains(&(qualified.clone(), *kind)));
             }
-            at_base.extend(definitions((path, b)));
-            missing.retain(|(qualified, kind, _)| !at_base.contains(&(qualified.clone(), *kind)));
         }
+        self.same_identities(db, &read, &missing, &mut at_base);
         at_base
+    }
+
+    /// Adds to `at_base` each of `missing` (R's qualified name, kind, parts, id) whose identity
+    /// is that of a definition of the same simple name and kind in the files `read` of B. Only
+    /// files with scopes spelled by macros or inline namespaces can differ so, and only such a
+    /// pair has its identities built (the macros they use looked up then).
+    fn same_identities(
+        &self,
+        db: &dyn Db,
+        read: &[(&str, SourceFile)],
+        missing: &[(String, DefKind, Vec<&str>, DefId)],
+        at_base: &mut HashSet<(String, DefKind)>,
+    ) {
+        let spelled = |file: SourceFile| {
+            let index = file_index(db, file);
+            !index.scope_marks.is_empty() || !index.inline_scopes.is_empty()
+        };
+        if missing.is_empty() || (!spelled(self.file) && !read.iter().any(|&(_, b)| spelled(b))) {
+            return;
+        }
+        let index = file_index(db, self.file);
+        let reference = self.identities(db);
+        let mut bases: Vec<Option<Identities<'_>>> = read.iter().map(|_| None).collect();
+        for (qualified, kind, _, id) in missing {
+            let d = index.definition(*id);
+            let mut identity = None;
+            for (n, &(path, b)) in read.iter().enumerate() {
+                let named: Vec<&Definition> =
+                    file_index(db, b).definitions.iter().filter(|e| e.name == d.name && e.kind == *kind).collect();
+                if named.is_empty() {
+                    continue;
+                }
+                let identity = identity.get_or_insert_with(|| reference.of(d));
+                let base = bases[n].get_or_insert_with(|| Identities::new(db, self.base_snapshot, path, b));
+                if named.iter().any(|e| base.of(e) == *identity) {
+                    at_base.insert((qualified.clone(), *kind));
+                    break;
+                }
+            }
+        }
     }
 
     /// The identities of the file's definitions in R.
@@ -184,13 +227,12 @@ pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>
     Some(module)
 }
 
-/// Definitions of the file in R with no definition of the same identity ([`Identities`]) and
-/// kind in its B counterpart, in source order. Parameters are left out: policies that want them (DefUse)
+/// Definitions of the file in R with no definition of the same qualified name, or identity
+/// ([`Identities`]), and kind in its B counterpart ([`ChangedFile::at_base`]), in source order. Parameters are left out: policies that want them (DefUse)
 /// treat them apart.
 pub(crate) fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<DefId> {
     let at_base = changed.at_base(db);
     let index = file_index(db, changed.file);
-    let identities = changed.identities(db);
     index
         .definitions
         .iter()
@@ -198,7 +240,7 @@ pub(crate) fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<Def
         .filter(|(_, d)| d.kind != DefKind::Parameter)
         // A `#[cfg(test)]` module's helpers are the tests', whichever change adds them.
         .filter(|(_, d)| !index.in_tests(d.name_span.start.line))
-        .filter(|(_, d)| !at_base.contains(&(identities.of(d), d.kind)))
+        .filter(|(_, d)| !at_base.contains(&(qualified_name(db, changed.path, changed.file, &d.local_name), d.kind)))
         .map(|(i, _)| i as DefId)
         .collect()
 }

@@ -8,36 +8,29 @@ use crate::resolve::Resolver;
 use hintlens_db::{Db, SnapshotIndex, SourceFile, file_index, qualified_name};
 use hintlens_syntax::Definition;
 use hintlens_syntax::scoping::{self, ScopeOp};
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 
 /// How many files the search for a scope macro's definition reads at most: the file, then the
 /// files it includes, nearest first.
 const MAX_SEARCHED: usize = 256;
 
-/// The identities of one file's definitions at one snapshot.
+/// The identities of one file's definitions at one snapshot. The scope macros its marks name
+/// are looked up on first need, each once.
 pub(crate) struct Identities<'a> {
     db: &'a dyn Db,
+    snapshot: &'a SnapshotIndex,
     path: &'a str,
     file: SourceFile,
+    resolver: OnceCell<Resolver<'a>>,
     /// What each macro of the file's marks does, as the snapshot defines it (`None`: no scope
     /// macro of that name is found).
-    ops: HashMap<&'a str, Option<Vec<ScopeOp>>>,
+    ops: RefCell<HashMap<String, Option<Vec<ScopeOp>>>>,
 }
 
 impl<'a> Identities<'a> {
     pub fn new(db: &'a dyn Db, snapshot: &'a SnapshotIndex, path: &'a str, file: SourceFile) -> Identities<'a> {
-        let index = file_index(db, file);
-        let mut ops = HashMap::new();
-        if !index.scope_marks.is_empty() {
-            let resolver = Resolver::new(db, snapshot);
-            for mark in &index.scope_marks {
-                if !ops.contains_key(mark.name.as_str()) {
-                    let found = scope_macro(db, snapshot, &resolver, path, file, &mark.name);
-                    ops.insert(mark.name.as_str(), found);
-                }
-            }
-        }
-        Identities { db, path, file, ops }
+        Identities { db, snapshot, path, file, resolver: OnceCell::new(), ops: RefCell::default() }
     }
 
     /// The identity of `definition`, one of the file's: its qualified name as the language
@@ -47,11 +40,20 @@ impl<'a> Identities<'a> {
         if index.scope_marks.is_empty() && index.inline_scopes.is_empty() {
             return qualified_name(self.db, self.path, self.file, &definition.local_name);
         }
+        let line = definition.name_span.start.line;
+        for mark in index.scope_marks.iter().take_while(|m| m.line < line) {
+            if !self.ops.borrow().contains_key(&mark.name) {
+                let resolver = self.resolver.get_or_init(|| Resolver::new(self.db, self.snapshot));
+                let found = scope_macro(self.db, self.snapshot, resolver, self.path, self.file, &mark.name);
+                self.ops.borrow_mut().insert(mark.name.clone(), found);
+            }
+        }
+        let ops = self.ops.borrow();
         let local = scoping::identity(
             &definition.local_name,
-            definition.name_span.start.line,
+            line,
             &index.scope_marks,
-            |name| self.ops.get(name).and_then(|o| o.as_deref()),
+            |name| ops.get(name).and_then(|o| o.as_deref()),
             &index.inline_scopes,
         );
         qualified_name(self.db, self.path, self.file, &local)
