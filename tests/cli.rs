@@ -647,3 +647,36 @@ fn a_file_missing_from_git_that_the_task_does_not_need_is_a_note() {
         )]
     );
 }
+
+/// `hintlens --version` names the workspace's version (the crates' and the wheel's: pyproject.toml
+/// takes it from Cargo) and the commit the binary was built from.
+#[test]
+fn version_names_the_release_and_the_commit() {
+    let output = hintlens().arg("--version").output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let rest = stdout
+        .strip_prefix(concat!("hintlens ", env!("CARGO_PKG_VERSION"), " ("))
+        .unwrap_or_else(|| panic!("{stdout:?} does not start with hintlens {} (", env!("CARGO_PKG_VERSION")));
+    let commit = rest.strip_suffix(")\n").unwrap_or_else(|| panic!("{stdout:?} does not end with )"));
+    // The commit this checkout is at, as build.rs asks git (unless a packager set it).
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    match (std::env::var("HINTLENS_GIT_COMMIT").ok().filter(|c| !c.is_empty()), head) {
+        (Some(set), _) => assert_eq!(commit, set),
+        (None, Some(head)) => assert_eq!(commit, head, "the binary was built from another commit: rebuild it"),
+        (None, None) => assert_eq!(commit, "unknown"),
+    }
+    // One version: pyproject.toml reads it from Cargo (maturin's dynamic version), never its own.
+    let pyproject = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../pyproject.toml")).unwrap();
+    assert!(pyproject.contains(r#"dynamic = ["version"]"#), "pyproject.toml must take its version from Cargo");
+    assert!(
+        !pyproject.lines().any(|l| l.trim_start().starts_with("version")),
+        "pyproject.toml sets a version of its own"
+    );
+}

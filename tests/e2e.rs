@@ -7,6 +7,7 @@ mod cli_judge;
 mod cli_pipeline;
 mod cli_reports;
 mod cli_review;
+mod docs;
 mod lsp_stdio;
 mod nul_bytes;
 mod policies;

@@ -8,7 +8,17 @@ streams its records::
         ...
 """
 
+import json as _json
+from importlib import resources as _resources
+
 from ._binary import find_hintlens_bin
 from ._batch import HintlensError, batch
 
-__all__ = ["HintlensError", "batch", "find_hintlens_bin"]
+__all__ = ["HintlensError", "batch", "find_hintlens_bin", "record_schema"]
+
+
+def record_schema() -> dict:
+    """The JSON Schema (draft 2020-12) of the records ``batch`` yields: the book's
+    ``reference/record.schema.json``, generated from the Rust types that write them."""
+    text = _resources.files(__name__).joinpath("record.schema.json").read_text(encoding="utf-8")
+    return _json.loads(text)

@@ -82,6 +82,26 @@ def test_the_wheel_needs_nothing_else():
     assert Path(run([FRESH_BIN / "python", "-c", "import hintlens; print(hintlens.find_hintlens_bin())"]).stdout.strip()) == FRESH_BIN / "hintlens"
 
 
+def test_the_wheel_ships_the_license_and_the_record_schema(single_run):
+    script = (
+        "import hintlens, json, importlib.metadata as m\n"
+        "d = m.distribution('hintlens')\n"
+        "print(json.dumps({'version': d.version,\n"
+        "  'license': d.metadata.get('License-Expression') or d.metadata.get('License'),\n"
+        "  'files': [str(f) for f in d.files], 'schema': hintlens.record_schema()}))\n"
+    )
+    shipped = json.loads(run([FRESH_BIN / "python", "-c", script]).stdout)
+    assert shipped["license"] == "MIT OR Apache-2.0"
+    assert any(f.endswith("LICENSE-MIT") for f in shipped["files"]), shipped["files"]
+    assert any(f.endswith("LICENSE-APACHE") for f in shipped["files"]), shipped["files"]
+    # One version: the wheel's is the crates' (`hintlens 0.1.0 (1a2b3c4)`).
+    printed = run([FRESH_BIN / "hintlens", "--version"]).stdout
+    assert printed.startswith(f"hintlens {shipped['version']} ("), printed
+    schema = shipped["schema"]
+    assert schema == json.loads((ROOT / "docs" / "src" / "reference" / "record.schema.json").read_text())
+    assert set(single_run[0]) <= set(schema["properties"])
+
+
 # --- the Python API ----------------------------------------------------------------------------
 
 

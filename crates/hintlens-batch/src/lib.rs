@@ -18,6 +18,7 @@ mod record;
 mod repos;
 mod resume;
 mod run;
+mod schema;
 mod shard;
 
 pub use augment::{APPENDED_HEADER, Augmented, Target, Unhinted, append, check_target, report_path, write_augmented};
@@ -25,7 +26,7 @@ pub use dataset::{DatasetError, RecordError, TaskRecord, instance_id_of, parse_d
 pub use fetch::{Brought, DEFAULT_SOURCE, FetchEvent, FetchOptions, Outcome, Wanted, fetch, source_url, wanted};
 pub use hints::TaskExtras;
 pub use merge::{Merged, merge};
-pub use record::{ErrorKind, RELEASED_FIELDS, TaskError, TaskOutput, error_record, ok_record};
+pub use record::{ErrorKind, RELEASED_FIELDS, TaskError, TaskOutput, error_record, ok_record, record_schema};
 pub use repos::RepoLocator;
 pub use resume::{Resumed, resume_results};
 pub use run::{

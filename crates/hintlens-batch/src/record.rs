@@ -1,15 +1,18 @@
 //! The result record of one task (SPEC §7.2).
 
 use crate::TaskRecord;
+use crate::schema;
 use hintlens_hints::{Identifier, Selection};
-use hintlens_projection::Descriptions;
+use hintlens_projection::{Description, Descriptions};
+use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// Why a task failed, as a stable machine-readable word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     MalformedRecord,
     RepositoryNotFound,
@@ -60,7 +63,8 @@ impl TaskError {
 
 /// Which of the files a task's patches change hintlens read: the record's `coverage`, so that
 /// an answer never hides what it did not look at.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Coverage {
     /// The languages of the changed files a frontend read.
     pub languages: BTreeSet<String>,
@@ -158,55 +162,153 @@ impl TaskOutput {
 pub const RELEASED_FIELDS: &[&str] =
     &["new_components", "definitions_brief", "interface", "augmentations", "augmentations_approx"];
 
-pub fn ok_record(record: &TaskRecord, output: &TaskOutput) -> Value {
+/// The record of an answered task. `told`: the dataset fields `necessity` was computed against
+/// (`batch --told`), named in the record when given.
+pub fn ok_record(record: &TaskRecord, output: &TaskOutput, told: &[String]) -> Value {
     let released: Map<String, Value> =
         RELEASED_FIELDS.iter().filter_map(|&k| Some((k.to_owned(), record.raw.get(k)?.clone()))).collect();
-    let selections: Map<String, Value> = output
+    let selections = output
         .selections
         .iter()
-        .map(|(policy, ids)| (policy.as_str().to_owned(), identifiers_value(ids, &output.descriptions)))
+        .map(|(policy, ids)| {
+            let ids =
+                ids.iter().map(|id| RecordIdentifier { identifier: id, description: output.descriptions.get(id) });
+            (policy.as_str(), ids.collect())
+        })
         .collect();
-    let hints: Map<String, Value> = output.hints.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
-    json!({
-        "instance_id": record.instance_id,
-        "repo": record.repo,
-        "status": "ok",
-        "base_commit": record.base_commit,
-        "selections": selections,
-        "hints": hints,
-        "notes": output.notes,
-        "coverage": output.coverage,
-        "files_indexed": {"base": output.base_files, "reference": output.reference_files},
-        "released": released,
+    let hints = output.hints.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    to_value(&ResultRecord {
+        instance_id: Some(&record.instance_id),
+        repo: Some(&record.repo),
+        status: Status::Ok,
+        error: None,
+        base_commit: Some(&record.base_commit),
+        selections,
+        hints,
+        notes: Some(&output.notes),
+        coverage: Some(&output.coverage),
+        files_indexed: Some(FilesIndexed { base: output.base_files, reference: output.reference_files }),
+        released: Some(released),
+        told: (!told.is_empty()).then_some(told),
     })
-}
-
-/// A selection as the record holds it: each identifier with the provider's `description`
-/// (`doc`, `behaviour`) when it gave one, so the judge can rate what the hint showed.
-fn identifiers_value(ids: &[Identifier], descriptions: &Descriptions) -> Value {
-    let values = ids.iter().map(|id| {
-        let mut value = serde_json::to_value(id).unwrap_or(Value::Null);
-        if let (Value::Object(fields), Some(d)) = (&mut value, descriptions.get(id)) {
-            fields.insert("description".into(), serde_json::to_value(d).unwrap_or(Value::Null));
-        }
-        value
-    });
-    Value::Array(values.collect())
 }
 
 /// The record of a task that produced no answer: `unsupported` when its language cannot be
 /// read, `error` otherwise.
 pub fn error_record(instance_id: Option<&str>, repo: Option<&str>, error: &TaskError) -> Value {
-    let mut record = json!({
-        "instance_id": instance_id,
-        "repo": repo,
-        "status": if error.is_unsupported() { "unsupported" } else { "error" },
-        "error": {"kind": error.kind.as_str(), "message": error.message},
-        "selections": {},
-        "hints": {},
-    });
-    if let Some(coverage) = &error.coverage {
-        record["coverage"] = serde_json::to_value(coverage).unwrap_or(Value::Null);
-    }
-    record
+    to_value(&ResultRecord {
+        instance_id,
+        repo,
+        status: if error.is_unsupported() { Status::Unsupported } else { Status::Error },
+        error: Some(ErrorField { kind: error.kind, message: &error.message }),
+        base_commit: None,
+        selections: IndexMap::new(),
+        hints: IndexMap::new(),
+        notes: None,
+        coverage: error.coverage.as_deref(),
+        files_indexed: None,
+        released: None,
+        told: None,
+    })
+}
+
+fn to_value(record: &ResultRecord<'_>) -> Value {
+    serde_json::to_value(record).expect("a result record is plain data")
+}
+
+/// The JSON Schema of the records `hintlens batch` writes (the book's
+/// `docs/src/reference/record.schema.json`), generated from the types that write them.
+pub fn record_schema() -> Value {
+    let schema =
+        schemars::generate::SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<ResultRecord<'_>>();
+    serde_json::to_value(schema).expect("a schema is plain data")
+}
+
+/// Keys in the order they were inserted (policies and hints in the order asked for).
+type IndexMap<K, V> = Vec<(K, V)>;
+
+/// One line of `hintlens batch`'s output: the result of one task (SPEC §7.2). Fields are
+/// written in this order; the ones an `error` or `unsupported` record lacks are left out.
+#[derive(Serialize, JsonSchema)]
+#[schemars(title = "hintlens result record", deny_unknown_fields)]
+struct ResultRecord<'a> {
+    /// The task's `instance_id`; null when the dataset's record has none.
+    instance_id: Option<&'a str>,
+    /// `owner/name`; null when the dataset's record names none.
+    repo: Option<&'a str>,
+    status: Status,
+    /// Why the task gave no answer (`error` and `unsupported` records only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ErrorField<'a>>,
+    /// The base commit B (`ok` records only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base_commit: Option<&'a str>,
+    /// Selection policy (`defuse`, `doc2feat`, `fea`, `pro`, `all-new`, `strings`, `empty`) →
+    /// the identifiers it selected, in the order asked for; empty without an answer.
+    #[serde(serialize_with = "ordered_map")]
+    #[schemars(with = "BTreeMap<String, Vec<RecordIdentifier<'static>>>")]
+    selections: IndexMap<&'a str, Vec<RecordIdentifier<'a>>>,
+    /// `"<selection>+<projection>"` → the rendered hint text (empty when nothing crosses).
+    #[serde(serialize_with = "ordered_map")]
+    #[schemars(with = "BTreeMap<String, String>")]
+    hints: IndexMap<&'a str, &'a str>,
+    /// What the run skipped or noticed (binary hunks, unreadable files, how R was built…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notes: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coverage: Option<&'a Coverage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    files_indexed: Option<FilesIndexed>,
+    /// The benchmark's released hint fields the task record carries (`new_components`,
+    /// `definitions_brief`, `interface`, `augmentations`, `augmentations_approx`), as read, for
+    /// `hintlens agree`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    released: Option<Map<String, Value>>,
+    /// The dataset fields the agent is told, against which `necessity` was computed, when `batch
+    /// --told` named them (without it: the problem statement).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    told: Option<&'a [String]>,
+}
+
+fn ordered_map<K: Serialize, V: Serialize, S: serde::Serializer>(entries: &[(K, V)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(entries.iter().map(|(k, v)| (k, v)))
+}
+
+/// `ok`: the task was answered; `unsupported`: its changed source files are all in languages no
+/// frontend reads; `error`: it could not run.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Status {
+    Ok,
+    Error,
+    Unsupported,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct ErrorField<'a> {
+    kind: ErrorKind,
+    message: &'a str,
+}
+
+/// Source files indexed in the base snapshot B and the reference snapshot R.
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct FilesIndexed {
+    base: usize,
+    reference: usize,
+}
+
+/// A selected identifier as the record holds it: its fields, and the provider's
+/// `description` (`doc`, `behaviour`) when one gave it, so the judge can rate what the hint
+/// showed.
+#[derive(Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct RecordIdentifier<'a> {
+    #[serde(flatten)]
+    #[schemars(with = "schema::Identifier")]
+    identifier: &'a Identifier,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<schema::Description>")]
+    description: Option<&'a Description>,
 }

@@ -664,13 +664,7 @@ fn run_groups(
                     ))
                 });
             let (record, error, unsupported) = match result {
-                Ok(output) => {
-                    let mut record = ok_record(t, &output);
-                    if !options.told.is_empty() {
-                        record["told"] = Value::from(options.told.clone());
-                    }
-                    (record, None, false)
-                }
+                Ok(output) => (ok_record(t, &output, &options.told), None, false),
                 Err(e) => {
                     (error_record(Some(&t.instance_id), Some(&t.repo), &e), Some(e.to_string()), e.is_unsupported())
                 }

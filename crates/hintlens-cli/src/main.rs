@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 #[derive(Parser)]
 #[command(
     name = "hintlens",
-    version,
+    // `hintlens 0.1.0 (1a2b3c4)`: the workspace's version and the commit built (build.rs).
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("HINTLENS_GIT_COMMIT"), ")"),
     about = "Which identifiers cross the code–test boundary of a coding task, rendered as hints."
 )]
 struct Cli {
@@ -255,6 +256,20 @@ enum Command {
         #[arg(long)]
         stdio: bool,
     },
+    /// The book's generated reference pages on standard output (hidden: for the docs tests).
+    #[command(name = "__reference", hide = true)]
+    Reference {
+        #[arg(value_enum)]
+        page: ReferencePage,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ReferencePage {
+    /// docs/src/reference/cli.md: every command and option, from these definitions.
+    Cli,
+    /// docs/src/reference/record.schema.json: the result record's JSON Schema.
+    RecordSchema,
 }
 
 /// How tasks are run: shared by `batch` and `augment`.
@@ -453,6 +468,16 @@ fn main() -> ExitCode {
             review::run(review::ReviewArgs { results, dataset, locator, port, decisions, judged, told })
         }
         Command::Judge { command } => judge::run(command),
+        Command::Reference { page } => {
+            match page {
+                ReferencePage::Cli => print!("{}", cli_reference()),
+                ReferencePage::RecordSchema => {
+                    let schema = serde_json::to_string_pretty(&hintlens_batch::record_schema()).expect("plain data");
+                    println!("{schema}");
+                }
+            }
+            ExitCode::SUCCESS
+        }
         Command::Lsp { stdio: _ } => match hintlens_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -461,6 +486,20 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// The command-line reference of the book: every command, argument and option, from the clap
+/// definitions above (hidden commands left out).
+fn cli_reference() -> String {
+    let options = clap_markdown::MarkdownOptions::new()
+        .title("Command line".to_owned())
+        .show_footer(false)
+        .show_table_of_contents(true);
+    let markdown = clap_markdown::help_markdown_custom::<Cli>(&options);
+    format!(
+        "<!-- Generated from hintlens' clap definitions by `hintlens __reference cli`: do not edit. \
+         UPDATE_DOCS=1 cargo test -p hintlens-tests --test e2e docs rewrites it. -->\n\n{markdown}"
+    )
 }
 
 /// The description provider a configuration file names, if any.
