@@ -35,23 +35,34 @@ pub(crate) const READING: Reading = Reading { blank, lines_before: CONDITIONAL_L
 
 fn blank(text: &[u8]) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
-    out.extend(unbalanced_conditionals(text));
-    out.extend(directive_comments(text));
+    // The file's lines once, for the rules read line by line.
+    let lines = line_ranges(text);
+    out.extend(unbalanced_conditionals(text, &lines));
+    out.extend(directive_comments(text, &lines));
     out.extend(if_macros(text));
-    out.extend(scoped_conditions(text));
-    out.extend(trailing_macros(text));
+    out.extend(scoped_conditions(text, &lines));
+    out.extend(trailing_macros(text, &lines));
     out
+}
+
+/// Each line's bytes in `text`, its newline left out.
+pub(crate) fn line_ranges(text: &[u8]) -> Vec<Range<usize>> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split(|&b| b == b'\n') {
+        lines.push(at..at + line.len());
+        at += line.len() + 1;
+    }
+    lines
 }
 
 /// A macro name between a declarator's `)` and the `;` that ends the line (`int (*Module_Free)(void
 /// *ptr) REDISMODULE_ATTR;`, an attribute such as `__attribute__((weak))`): C's grammar takes
 /// no name there, and loses the declaration. Read as blank.
-pub(crate) fn trailing_macros(text: &[u8]) -> Vec<Range<usize>> {
+pub(crate) fn trailing_macros(text: &[u8], lines: &[Range<usize>]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    let mut at = 0;
-    for line in text.split(|&b| b == b'\n') {
-        let start = at;
-        at += line.len() + 1;
+    for range in lines {
+        let (start, line) = (range.start, &text[range.clone()]);
         let code = trim_end(line, line.len());
         let Some(semicolon) = code.checked_sub(1).filter(|&i| line[i] == b';') else { continue };
         let end = trim_end(line, semicolon);
@@ -67,12 +78,10 @@ pub(crate) fn trailing_macros(text: &[u8]) -> Vec<Range<usize>> {
 /// The arguments of a call in an `#if` or `#elif` condition that hold `::`
 /// (`#if FMT_HAS_CPP_ATTRIBUTE(clang::lifetimebound)`): the grammar's preprocessor expressions
 /// have no `::`, and the conditional breaks the file around it. Read as an empty call.
-pub(crate) fn scoped_conditions(text: &[u8]) -> Vec<Range<usize>> {
+pub(crate) fn scoped_conditions(text: &[u8], lines: &[Range<usize>]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    let mut at = 0;
-    for line in text.split(|&b| b == b'\n') {
-        let start = at;
-        at += line.len() + 1;
+    for range in lines {
+        let (start, line) = (range.start, &text[range.clone()]);
         if !matches!(directive(line), Some(Directive::If | Directive::Else))
             || memchr::memmem::find(line, b"::").is_none()
         {
@@ -116,13 +125,11 @@ pub(crate) fn if_macros(text: &[u8]) -> Vec<Range<usize>> {
 /// the continued lines after the comment as code — a macro's body of statements spills into
 /// the class around it, which loses the rest of its members. A comment is read as blank where
 /// its line goes on with `\` and is a directive's, its own `#` or the line before going on.
-pub(crate) fn directive_comments(text: &[u8]) -> Vec<Range<usize>> {
+pub(crate) fn directive_comments(text: &[u8], lines: &[Range<usize>]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    let mut at = 0;
     let mut previous_continues = false;
-    for line in text.split(|&b| b == b'\n') {
-        let start = at;
-        at += line.len() + 1;
+    for range in lines {
+        let (start, line) = (range.start, &text[range.clone()]);
         let trimmed = trim(line);
         let continues = trimmed.ends_with(b"\\");
         if continues && (previous_continues || trimmed.starts_with(b"#")) {
@@ -152,13 +159,7 @@ pub(crate) const CONDITIONAL_LINES: usize = 12;
 /// branches are blanked, so the braces meet as they do when it holds. Only conditionals of at
 /// most [`CONDITIONAL_LINES`] lines with none nested are read so (include guards and feature
 /// blocks balance their braces, and a decision stays within a few lines of what it blanks).
-pub(crate) fn unbalanced_conditionals(text: &[u8]) -> Vec<Range<usize>> {
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for line in text.split(|&b| b == b'\n') {
-        lines.push(at..at + line.len());
-        at += line.len() + 1;
-    }
+pub(crate) fn unbalanced_conditionals(text: &[u8], lines: &[Range<usize>]) -> Vec<Range<usize>> {
     let directive = |n: usize| directive(&text[lines[n].clone()]);
     let mut out = Vec::new();
     let mut n = 0;
@@ -554,7 +555,7 @@ mod tests {
     }
 
     fn conditional(text: &str) -> Vec<&str> {
-        unbalanced_conditionals(text.as_bytes()).into_iter().map(|r| &text[r]).collect()
+        unbalanced_conditionals(text.as_bytes(), &line_ranges(text.as_bytes())).into_iter().map(|r| &text[r]).collect()
     }
 
     #[test]
@@ -574,14 +575,16 @@ mod tests {
     #[test]
     fn a_macro_after_a_declarator_is_blank() {
         let text = "API unsigned int (*Module_KeySlot)(const char *key) MODULE_ATTR;\nint f(void) ;\nx = g(a) + MAX;\nint h(int) FMT_NOEXCEPT;\n";
-        let found: Vec<&str> = trailing_macros(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        let found: Vec<&str> =
+            trailing_macros(text.as_bytes(), &line_ranges(text.as_bytes())).into_iter().map(|r| &text[r]).collect();
         assert_eq!(found, ["MODULE_ATTR", "FMT_NOEXCEPT"]);
     }
 
     #[test]
     fn scoped_names_in_a_condition_are_blank() {
         let text = "#if FMT_HAS_CPP_ATTRIBUTE(clang::lifetimebound)\n#elif defined(A) && HAS(gnu::x)\nint a::b;\n";
-        let found: Vec<&str> = scoped_conditions(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        let found: Vec<&str> =
+            scoped_conditions(text.as_bytes(), &line_ranges(text.as_bytes())).into_iter().map(|r| &text[r]).collect();
         assert_eq!(found, ["clang::lifetimebound", "gnu::x"]);
     }
 
@@ -595,7 +598,8 @@ mod tests {
     #[test]
     fn comments_inside_a_continued_directive_are_blank() {
         let text = "#define OP(op) \\\n  if (a) /* NOLINT */ \\\n  { return a op b; } /* x */\n/* kept */ \\\nint y; /* kept */\n";
-        let found: Vec<&str> = directive_comments(text.as_bytes()).into_iter().map(|r| &text[r]).collect();
+        let found: Vec<&str> =
+            directive_comments(text.as_bytes(), &line_ranges(text.as_bytes())).into_iter().map(|r| &text[r]).collect();
         assert_eq!(found, ["/* NOLINT */"]);
     }
 
