@@ -31,11 +31,14 @@
 //! - Each name of a C++ `namespace` is a `namespace` definition; a type alias records the type it
 //!   names (`Definition::holds`), so a qualifier spelling the alias names that type's members.
 
+mod directives;
 mod macro_lines;
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect as Lexical};
-use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Frontend, LanguageSpec, ModuleDefinition, UseKind};
+use hintlens_syntax::{
+    DefId, DefKind, Definition, Directives, FileIndex, Frontend, LanguageSpec, ModuleDefinition, UseKind,
+};
 
 /// The C [`Frontend`]: claims `*.c` and `*.h`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -163,6 +166,10 @@ macro_rules! shared_answers {
 
         fn module_name_reads_file(&self) -> bool {
             false
+        }
+
+        fn directives(&self, text: &[u8]) -> Option<Directives> {
+            Some(directives::directives(text))
         }
 
         /// One program-wide namespace: what the linker sees.

@@ -9,7 +9,7 @@
 
 use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::scoping;
-use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Import, UseKind};
+use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, UseKind};
 use hintlens_tree::{Builder, Conventions, Ids, KindTable, TreeWalk, field, fields, named_children, unquote};
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -128,9 +128,11 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
     };
     walk.members(root);
     walk.stray_macro_lines(root);
-    // Read from the text: the grammar reads a directive's body only up to a `/*` comment in it
+    // Read from the text, as the preprocessor reads them: following includes then needs no
+    // parse, and the grammar reads a directive's body only up to a `/*` comment in it
     // (`}  /* namespace nlohmann */ \`), and the rest as an error.
-    walk.b.index.scope_macros = crate::macro_lines::scope_macros(src);
+    let directives = crate::directives::directives(src);
+    (walk.b.index.imports, walk.b.index.scope_macros) = (directives.includes, directives.scope_macros);
     walk.b.finish(root)
 }
 
@@ -386,20 +388,8 @@ impl<'t> Walk<'t> {
         // The file it names, as a use of a new file's definition (its stem) on this line.
         let stem = written.rsplit('/').next().unwrap_or(&written);
         let stem = stem.split_once('.').map_or(stem, |(stem, _)| stem).to_owned();
-        self.b.use_spelled(
-            stem,
-            hintlens_tree::span_of(path),
-            UseKind::Import,
-            Some(written.clone()),
-            Some(Binding::Import),
-        );
-        self.b.index.imports.push(Import {
-            module: written,
-            name: None,
-            alias: None,
-            wildcard: false,
-            line: node.start_position().row as u32,
-        });
+        self.b.use_spelled(stem, hintlens_tree::span_of(path), UseKind::Import, Some(written), Some(Binding::Import));
+        // Its import is the preprocessor's ([`crate::directives`]), read from the text.
     }
 
     fn macro_definition(&mut self, node: Node<'t>) {

@@ -18,7 +18,7 @@
 use dashmap::DashMap;
 use hintlens_snapshot::{BlobSource, Entry, ObjectId, Snapshot};
 use hintlens_syntax::reuse::{Earlier, Parse, text_edits};
-use hintlens_syntax::{FileIndex, Frontend};
+use hintlens_syntax::{Directives, FileIndex, Frontend};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -84,6 +84,17 @@ pub fn file_index(db: &dyn Db, file: SourceFile) -> FileIndex {
         db.keep_parse(file, parse);
     }
     index
+}
+
+/// What the preprocessor reads of a file ([`Frontend::directives`]): its includes and scope
+/// macros, read from its text without a parse; for a language without a preprocessor, its
+/// imports and scope macros as its index has them.
+#[salsa::tracked(returns(ref))]
+pub fn file_directives(db: &dyn Db, file: SourceFile) -> Directives {
+    db.frontend(file.language(db)).directives(file.text(db)).unwrap_or_else(|| {
+        let index = file_index(db, file);
+        Directives { includes: index.imports.clone(), scope_macros: index.scope_macros.clone() }
+    })
 }
 
 /// Every name the file defines or uses: a small projection of [`file_index`] that answers

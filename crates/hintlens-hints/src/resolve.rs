@@ -8,7 +8,9 @@
 //! R, by path first and then by the frontend's module name, so only the files an answer needs
 //! are read.
 
-use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, module_name, path_module_name};
+use hintlens_db::{
+    Db, LanguageId, SnapshotIndex, SourceFile, file_directives, file_index, module_name, path_module_name,
+};
 use hintlens_syntax::{FileIndex, Frontend, Import, ModuleRoot};
 use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
@@ -195,7 +197,8 @@ impl<'a> Resolver<'a> {
         let mut queue: Vec<String> = vec![path.to_owned()];
         while let Some(including) = queue.pop() {
             let Some(file) = self.reference.get(self.db, &including) else { continue };
-            for import in &file_index(self.db, file).imports {
+            // The preprocessor's reading: the files passed through are read, not parsed.
+            for import in &file_directives(self.db, file).includes {
                 for target in self.include_target(&including, &import.module) {
                     if seen.len() < MAX_INCLUDED && seen.insert(target) {
                         queue.push(target.to_owned());

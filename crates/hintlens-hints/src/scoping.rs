@@ -5,7 +5,7 @@
 //! them the one it was.
 
 use crate::resolve::Resolver;
-use hintlens_db::{Db, SnapshotIndex, SourceFile, file_index, qualified_name};
+use hintlens_db::{Db, SnapshotIndex, SourceFile, file_directives, file_index, qualified_name};
 use hintlens_syntax::Definition;
 use hintlens_syntax::scoping::{self, ScopeOp};
 use std::cell::{OnceCell, RefCell};
@@ -70,8 +70,10 @@ fn scope_macro(
     file: SourceFile,
     name: &str,
 ) -> Option<Vec<ScopeOp>> {
-    let defined =
-        |file: SourceFile| file_index(db, file).scope_macros.iter().find(|m| m.name == name).map(|m| m.ops.clone());
+    // The preprocessor's reading: neither the files searched nor those passed through are parsed.
+    let defined = |file: SourceFile| {
+        file_directives(db, file).scope_macros.iter().find(|m| m.name == name).map(|m| m.ops.clone())
+    };
     if let Some(ops) = defined(file) {
         return Some(ops);
     }
@@ -79,13 +81,12 @@ fn scope_macro(
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::from([path.to_owned()]);
     while let Some(including) = queue.pop_front() {
         let Some(including_file) = snapshot.get(db, &including) else { continue };
-        for import in &file_index(db, including_file).imports {
+        for import in &file_directives(db, including_file).includes {
             for target in resolver.include_target(&including, &import.module) {
                 if seen.len() >= MAX_SEARCHED || !seen.insert(target.to_owned()) {
                     continue;
                 }
-                // Only a file whose words hold the name is parsed for its definition; every
-                // included file is read for its own includes.
+                // Only a file whose words hold the name is looked into for its definition.
                 if snapshot.may_name(db, target, name)
                     && let Some(ops) = snapshot.get(db, target).and_then(defined)
                 {

@@ -647,6 +647,14 @@ pub struct LanguageSpec {
     pub keywords: &'static [&'static str],
 }
 
+/// What a preprocessor reads of a file ([`Frontend::directives`]): its `#include`s, in order,
+/// as [`Import`]s of the path as written, and the macros it defines that open and close scopes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Directives {
+    pub includes: Vec<Import>,
+    pub scope_macros: Vec<scoping::ScopeMacro>,
+}
+
 /// A language frontend: recognises its files and extracts their definitions and uses.
 ///
 /// Implementations are stateless and thread-safe; adding a language means adding a crate that
@@ -689,6 +697,14 @@ pub trait Frontend: Send + Sync + 'static {
             Some(roots) => (FileIndex { roots, ..FileIndex::default() }, None),
             None => self.extract_source(text, earlier),
         }
+    }
+
+    /// What a preprocessor reads of `text` without parsing it ([`Directives`]), for a language
+    /// that has one: the index's imports and scope macros are these, so that following a chain
+    /// of `#include`s (a test's headers into a vendored 450 KB `gmock.h`) costs a read of each
+    /// file, not a parse. `None` (the default) where imports are known only from the parse.
+    fn directives(&self, _text: &[u8]) -> Option<Directives> {
+        None
     }
 
     /// [`Frontend::extract_reusing`] of a text that is no manifest: the parse and walk of a

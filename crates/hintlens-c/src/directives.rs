@@ -1,0 +1,118 @@
+//! What the preprocessor reads of a file without a parse ([`Frontend::directives`]): its
+//! `#include`s and its scope macros. The walk's imports and scope macros are these, so that a
+//! chain of includes is followed through files read, never parsed, with the same answer.
+//!
+//! [`Frontend::directives`]: hintlens_syntax::Frontend::directives
+
+use hintlens_syntax::{Directives, Import};
+
+pub(crate) fn directives(text: &[u8]) -> Directives {
+    Directives { includes: includes(text), scope_macros: crate::macro_lines::scope_macros(text) }
+}
+
+/// The `#include "path"` and `#include <path>` lines of `text`, in order, those inside block
+/// comments left out; an `#include MACRO` names no file until expanded, and is left out too.
+/// Every conditional branch's count: which one a build takes is not known here.
+fn includes(text: &[u8]) -> Vec<Import> {
+    let mut out = Vec::new();
+    let mut in_comment = false;
+    for (row, line) in text.split(|&b| b == b'\n').enumerate() {
+        let mut at = 0;
+        if in_comment {
+            match memchr::memmem::find(line, b"*/") {
+                Some(end) => at = end + 2,
+                None => continue,
+            }
+        } else if let Some(module) = include(line) {
+            out.push(Import { module, name: None, alias: None, wildcard: false, line: row as u32 });
+        }
+        in_comment = opens_comment(&line[at..]);
+    }
+    out
+}
+
+/// The path an `#include` line names, as written between its quotes or angle brackets.
+fn include(line: &[u8]) -> Option<String> {
+    let rest = blanks(line).strip_prefix(b"#")?;
+    let rest = blanks(rest).strip_prefix(b"include")?;
+    // `#include_next`, `#includes`: another directive.
+    if rest.first().is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+        return None;
+    }
+    let rest = blanks(rest);
+    let close = match rest.first()? {
+        b'"' => b'"',
+        b'<' => b'>',
+        _ => return None,
+    };
+    let inner = &rest[1..];
+    let end = memchr::memchr(close, inner)?;
+    Some(String::from_utf8_lossy(&inner[..end]).into_owned())
+}
+
+fn blanks(text: &[u8]) -> &[u8] {
+    let n = text.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\r')).count();
+    &text[n..]
+}
+
+/// Whether `line` ends inside a block comment: one opened on it outside strings, characters
+/// and line comments, and not closed on it.
+fn opens_comment(line: &[u8]) -> bool {
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            b'"' => i = closing(line, i + 1, b'"'),
+            // A quote after a digit or letter is C++14's digit separator (`1'000`) or a
+            // prefix's (`u8'a'`: a character either way, skipped alike); after anything else it
+            // opens a character.
+            b'\'' if i > 0 && line[i - 1].is_ascii_digit() => i += 1,
+            b'\'' => i = closing(line, i + 1, b'\''),
+            b'/' if line.get(i + 1) == Some(&b'/') => return false,
+            b'/' if line.get(i + 1) == Some(&b'*') => match memchr::memmem::find(&line[i + 2..], b"*/") {
+                Some(end) => i += 2 + end + 2,
+                None => return true,
+            },
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// The position after the `quote` that closes a literal whose text starts at `from` (the
+/// line's end if none does).
+fn closing(line: &[u8], mut from: usize, quote: u8) -> usize {
+    while from < line.len() {
+        match line[from] {
+            b'\\' => from += 2,
+            b if b == quote => return from + 1,
+            _ => from += 1,
+        }
+    }
+    line.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::includes;
+
+    fn written(text: &str) -> Vec<(String, u32)> {
+        includes(text.as_bytes()).into_iter().map(|i| (i.module, i.line)).collect()
+    }
+
+    #[test]
+    fn includes_are_read_from_directive_lines() {
+        let text = "#include \"a.h\"\n  #  include <fmt/core.h> // why\n#include\t\"b/c.hpp\"\n#include MACRO\n\
+                    #include_next <d.h>\nint x; // #include \"no.h\"\n";
+        let expect = [("a.h", 0), ("fmt/core.h", 1), ("b/c.hpp", 2)];
+        assert_eq!(written(text), expect.map(|(m, l)| (m.to_owned(), l)));
+    }
+
+    #[test]
+    fn includes_inside_block_comments_are_none() {
+        let text = "/* a comment\n#include \"no.h\"\n*/\n#include \"yes.h\"\nint a = '\"'; /* one */ int b; /*\n\
+                    #include \"no2.h\" */\nconst char *s = \"/*\";\n#include \"yes2.h\"\nint n = 1'000; /* x */\n\
+                    #include <yes3.h>\n";
+        let modules: Vec<String> = written(text).into_iter().map(|(m, _)| m).collect();
+        assert_eq!(modules, ["yes.h", "yes2.h", "yes3.h"]);
+    }
+}
