@@ -153,8 +153,13 @@ impl ChangedFile<'_> {
 
     /// The files of B beside this one (its directory, or anywhere where the language's
     /// namespaces span directories) that name every part of one of `names`, its own
-    /// counterpart left out, in path order: those that can share its namespace and define one
-    /// of them.
+    /// counterpart left out, nearest first (most leading directories shared with this file,
+    /// then path order): those that can share its namespace and define one of them.
+    ///
+    /// Which of them are read changes no answer (a name still missing has every file naming
+    /// it read), only the cost: the nearest file defines a reopened namespace or a moved
+    /// definition as well as any, where path order would often read first an example or an
+    /// amalgamated copy of the whole library (`extras/catch_amalgamated.hpp`, 400 KB).
     fn namespace_siblings(&self, db: &dyn Db, names: &[Vec<&str>]) -> Vec<&str> {
         let language = self.file.language(db);
         let dir = self.path.rsplit_once('/').map_or("", |(dir, _)| dir);
@@ -163,8 +168,17 @@ impl ChangedFile<'_> {
             true => self.base_snapshot.of_language_naming(db, language, names),
             false => self.base_snapshot.in_directory_naming(db, dir, language, names),
         };
-        files.into_iter().filter(|&p| Some(p) != own && p != self.path).collect()
+        let mut files: Vec<&str> = files.into_iter().filter(|&p| Some(p) != own && p != self.path).collect();
+        // Stable: path order among files equally near.
+        files.sort_by_key(|path| std::cmp::Reverse(shared_directories(dir, path)));
+        files
     }
+}
+
+/// How many leading directories of `dir` hold `path` too.
+fn shared_directories(dir: &str, path: &str) -> usize {
+    let parent = path.rsplit_once('/').map_or("", |(parent, _)| parent);
+    dir.split('/').zip(parent.split('/')).take_while(|(a, b)| a == b && !a.is_empty()).count()
 }
 
 /// The source files of `changes` that R holds (deleted files and files no frontend claims
@@ -280,4 +294,20 @@ pub fn split_test_regions(
         entry.added_lines.dedup();
     }
     (code, test)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shared_directories;
+
+    #[test]
+    fn nearness_counts_whole_leading_directories() {
+        assert_eq!(shared_directories("src/catch2/internal", "src/catch2/internal/catch_a.hpp"), 3);
+        assert_eq!(shared_directories("src/catch2/internal", "src/catch2/catch_all.hpp"), 2);
+        assert_eq!(shared_directories("src/catch2/internal", "extras/catch_amalgamated.hpp"), 0);
+        // A directory is a whole segment: `src/catch` is not `src/catch2`.
+        assert_eq!(shared_directories("src/catch2", "src/catch/x.hpp"), 1);
+        assert_eq!(shared_directories("", "a.c"), 0);
+        assert_eq!(shared_directories("src", "main.c"), 0);
+    }
 }
