@@ -3,7 +3,8 @@
 //!
 //! - the baseline: a per-task pipeline of FEA-Bench's and NoCode-bench's shape (check the base
 //!   out, `git apply` both patches, parse the touched files with Python's `ast`), written in
-//!   `baselines/ast_pipeline.py`;
+//!   `baselines/ast_pipeline.py`; or, for languages `ast` cannot read, Universal Ctags over
+//!   each task's changed files at B and at R (`baselines/ctags_pipeline.py`);
 //! - the limit: reading the unique blobs the tasks touch from git — the files they change (at
 //!   B and R) and every source file of their bases, which exact repository-wide name facts
 //!   (`base_occurrences`) must look at — and bare-parsing the changed files with tree-sitter:
@@ -26,12 +27,44 @@ use std::time::Duration;
 
 use crate::{Blob, bare_parse, frontends, median, time};
 
+/// The per-task pipeline the batch is timed against.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Baseline {
+    /// Check out, `git apply`, Python's `ast` over the touched files.
+    Ast,
+    /// Universal Ctags over the changed files at B and at R.
+    Ctags,
+}
+
+impl Baseline {
+    fn script(self) -> &'static str {
+        match self {
+            Baseline::Ast => "baselines/ast_pipeline.py",
+            Baseline::Ctags => "baselines/ctags_pipeline.py",
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Baseline::Ast => "ast pipeline (checkout, git apply, ast.parse), 1 process:     ",
+            Baseline::Ctags => "ctags pipeline (changed files at B and R), 1 process:         ",
+        }
+    }
+
+    fn target(self) -> &'static str {
+        match self {
+            Baseline::Ast => ">= 10",
+            Baseline::Ctags => ">= 3",
+        }
+    }
+}
+
 pub fn demand(
     dataset: &Path,
     repo_path: &Path,
     repeat: usize,
     with_full: bool,
-    with_baseline: bool,
+    baseline_pipeline: Option<Baseline>,
 ) -> Result<(), String> {
     let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
     let records: Vec<TaskRecord> =
@@ -112,7 +145,8 @@ pub fn demand(
     let plain = dir.join("tasks.jsonl");
     write_plain(&plain, &usable)?;
     let git_dir = git_dir(repo_path)?;
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("baselines/ast_pipeline.py");
+    let pipeline = baseline_pipeline.unwrap_or(Baseline::Ast);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(pipeline.script());
     let baseline = || -> Result<Duration, String> {
         let mut out = None;
         let t = time(|| {
@@ -120,7 +154,7 @@ pub fn demand(
         });
         match out.expect("ran") {
             Ok(o) if o.status.success() => Ok(t),
-            Ok(o) => Err(format!("the ast pipeline failed: {}", String::from_utf8_lossy(&o.stderr))),
+            Ok(o) => Err(format!("{} failed: {}", script.display(), String::from_utf8_lossy(&o.stderr))),
             Err(e) => Err(format!("cannot run python3 {}: {e}", script.display())),
         }
     };
@@ -161,7 +195,7 @@ pub fn demand(
     );
     let (mut a, mut p, mut r, mut w, mut d, mut f) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..repeat {
-        if with_baseline {
+        if baseline_pipeline.is_some() {
             a.push(baseline()?);
         }
         p.push(parse_changed());
@@ -185,7 +219,7 @@ pub fn demand(
     let (p, r, w, d) = (median(p), median(r), median(w), median(d));
     let limit = p + r;
     if let Some(a) = a {
-        println!("ast pipeline (checkout, git apply, ast.parse), 1 process:      {a:>8.1?}");
+        println!("{} {a:>8.1?}", pipeline.describe());
     }
     println!("read + bare-parse the {:>4} changed blobs, 1 thread:           {p:>8.1?}", in_git.len());
     println!("read the {:>5} other base blobs, 1 thread:                    {r:>8.1?}", unchanged.len());
@@ -197,7 +231,8 @@ pub fn demand(
     }
     println!("ratios, each within one repetition: median (min-max of {repeat})");
     if let Some(ratio) = ast_ratio {
-        println!("ratio  ast pipeline / batch:   {ratio}  (target >= 10)");
+        let name = format!("{pipeline:?}").to_lowercase();
+        println!("ratio  {name} pipeline / batch: {ratio}  (target {})", pipeline.target());
     }
     println!("ratio  batch / limit:          {limit_ratio}  (target <= 1.3)");
     println!("ratio  batch / changed blobs:  {changed_ratio}  (the limit without the bases' blobs)");

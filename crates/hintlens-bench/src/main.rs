@@ -71,7 +71,12 @@ enum Command {
         /// Also time `--index full`.
         #[arg(long)]
         with_full: bool,
-        /// Leave the `ast` pipeline out (it takes minutes; the other figures do not need it).
+        /// The per-task pipeline the batch is timed against: Python's `ast` over the checked-out
+        /// files (FEA-Bench's shape), or Universal Ctags over the changed files at B and R (a
+        /// definition pipeline for languages `ast` cannot read: C, C++).
+        #[arg(long, value_enum, default_value_t = demand::Baseline::Ast)]
+        baseline: demand::Baseline,
+        /// Leave the baseline pipeline out (it takes minutes; the other figures do not need it).
         #[arg(long)]
         no_baseline: bool,
     },
@@ -100,8 +105,8 @@ fn main() {
             index(&repo, &rev, threads, language.as_deref(), cli.repeat.into())
         }
         Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat.into()),
-        Command::Demand { dataset, repo, with_full, no_baseline } => {
-            demand::demand(&dataset, &repo, cli.repeat.into(), with_full, !no_baseline)
+        Command::Demand { dataset, repo, with_full, baseline, no_baseline } => {
+            demand::demand(&dataset, &repo, cli.repeat.into(), with_full, (!no_baseline).then_some(baseline))
         }
         Command::Read { datasets } => read(&datasets, cli.repeat.into()),
         Command::Shards { dataset, repos, shards } => {
