@@ -848,6 +848,73 @@ mod tests {
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test: none of the files using Config");
     }
 
+    /// A new type beside a type the change removes is that type renamed only when most members
+    /// of each are the other's: `Exporter` kept one of `Backend`'s methods and added two, so all
+    /// three are news. A changed file whose words name too few of the new type's members
+    /// (`app/other.go`) is not parsed at B for a type renamed from it.
+    #[test]
+    fn a_new_type_sharing_few_members_with_a_removed_one_keeps_its_members_new() {
+        let (db, parsed) = crate::test_support::go_database_counting_parses();
+        let base = snapshot(&[
+            (
+                "app/backend.go",
+                "package app
+
+type Backend int
+
+func (b Backend) String() string { return \"\" }
+",
+            ),
+            (
+                "app/other.go",
+                "package app
+
+func other() int { return 1 }
+",
+            ),
+        ]);
+        let exporter = "package app
+
+type Exporter int
+
+func (e Exporter) String() string { return \"\" }
+
+\
+                        func (e Exporter) Endpoint() string { return \"\" }
+
+func (e Exporter) Headers() int { return 0 }
+";
+        let reference = snapshot(&[
+            ("app/backend.go", exporter),
+            (
+                "app/other.go",
+                "package app
+
+func other() int { return 2 }
+",
+            ),
+            (
+                "app/backend_test.go",
+                "package app
+
+func TestExporter() {
+	var e Exporter
+	_ = e.String() + e.Endpoint()
+	_ = e.Headers()
+}
+",
+            ),
+        ]);
+        let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
+        let (base, reference) =
+            (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
+        let task =
+            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
+        let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+        assert_eq!(selected, ["app.Exporter", "app.Exporter.String", "app.Exporter.Endpoint", "app.Exporter.Headers"]);
+        assert_eq!(*parsed.lock().unwrap(), 4, "backend.go at B and R, other.go at R, and the test");
+    }
+
     /// A test helper's parameter shares its name with a local the code adds, but a plain name can
     /// only name a parameter as a keyword: nothing the code adds may name a definition of the
     /// test file, so the test file is not parsed at B to see which of its definitions are new.
