@@ -14,8 +14,10 @@
 //!   repository, or one the file defines itself, not at all;
 //! - a dotted path in a string literal (`mock.patch('pkg.mod.fn')`) counts when it spells the
 //!   definition's path in a module of the repository;
-//! - constructors and names the language fixes (`__init__`, `__eq__`) are never selected: a new
-//!   type's entry shows its constructors' signatures instead.
+//! - constructors are never selected: a new type's entry shows their signatures instead; a name
+//!   the language fixes ([`Frontend::is_special`]: `__toString`, `__eq__`, `to_s`) counts only
+//!   where the using side calls it by that name (`$money->__toString()`), never where the
+//!   language calls it by itself (`(string) $money`), which discloses no name.
 //!
 //! Every piece of evidence records the rule that admitted it ([`Rule`]).
 
@@ -163,7 +165,7 @@ fn collect<'a>(
                 };
             let mut evidence = Vec::new();
             let mut resolution = Resolution::Name;
-            for site in candidates {
+            for site in candidates.filter(|site| !def.special || calls_by_name(site)) {
                 if let Some((rule, tie)) = matcher.admit(site, &def) {
                     let path = usings[site.using].path.to_owned();
                     evidence.push(Evidence { path, line: site.use_.span.start.line + 1, rule: Some(rule) });
@@ -197,6 +199,9 @@ struct NewDef {
     /// `None` for the file itself (a new module).
     id: Option<DefId>,
     name: String,
+    /// A name the language fixes ([`Frontend::is_special`]): only a call by that name reaches it
+    /// ([`calls_by_name`]).
+    special: bool,
     kind: DefKind,
     qualified_name: String,
     path: String,
@@ -239,8 +244,8 @@ fn new_definitions<'a>(
                     && !frontend.is_collected(path, index, id as DefId)
             }
         };
-        // Nobody chooses a constructor's name or a special method's: never a hint of its own.
-        if !side_ok || d.kind.is_constructor() || frontend.is_special(d) {
+        // Nobody chooses a constructor's name: never a hint of its own.
+        if !side_ok || d.kind.is_constructor() {
             return false;
         }
         // A function or class declared inside a function body is that function's local: no other
@@ -251,8 +256,13 @@ fn new_definitions<'a>(
             return false;
         }
         let takes_keywords = keyword_owner(index, d).is_some();
+        let special = frontend.is_special(d);
         let named = sites.get(d.name.as_str());
-        named.is_some_and(|named| named.iter().any(|site| may_name(frontend, site, d.kind, takes_keywords)))
+        named.is_some_and(|named| {
+            named
+                .iter()
+                .any(|site| may_name(frontend, site, d.kind, takes_keywords) && (!special || calls_by_name(site)))
+        })
     };
     let candidates: Vec<bool> = index.definitions.iter().enumerate().map(candidate).collect();
     // A candidate parameter asks whether its callable existed at B.
@@ -293,6 +303,7 @@ fn new_definitions<'a>(
         out.push(NewDef {
             id: Some(i as DefId),
             name: d.name.clone(),
+            special: frontend.is_special(d),
             kind: d.kind,
             qualified_name: qualified[i].clone(),
             path: path.to_owned(),
@@ -308,6 +319,7 @@ fn new_definitions<'a>(
             NewDef {
                 id: None,
                 name: module.name,
+                special: false,
                 kind: module.kind,
                 qualified_name: module_name(db, path, file),
                 path: path.to_owned(),
@@ -370,6 +382,14 @@ fn keyword_takers(db: &dyn Db, task: &Task<'_>, owner: &str) -> Vec<(String, Str
         }
     }
     takers
+}
+
+/// Whether `site` calls what it names by that name, written as code (`$money->__toString()`,
+/// `obj.__eq__(other)`): the only use that reaches a name the language fixes
+/// ([`Frontend::is_special`]). What the language calls by itself (`(string) $money`, `a == b`)
+/// is no use of any name.
+fn calls_by_name(site: &UseSite<'_>) -> bool {
+    site.use_.kind == UseKind::Call && !site.in_string
 }
 
 /// Test files are never imported by the code, so a module-level variable of a test (or the
@@ -846,6 +866,73 @@ mod tests {
         let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
         assert_eq!(selected, ["app.Config.Timeout"]);
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test: none of the files using Config");
+    }
+
+    /// A new type beside a type the change removes is that type renamed only when most members
+    /// of each are the other's: `Exporter` kept one of `Backend`'s methods and added two, so all
+    /// three are news. A changed file whose words name too few of the new type's members
+    /// (`app/other.go`) is not parsed at B for a type renamed from it.
+    #[test]
+    fn a_new_type_sharing_few_members_with_a_removed_one_keeps_its_members_new() {
+        let (db, parsed) = crate::test_support::go_database_counting_parses();
+        let base = snapshot(&[
+            (
+                "app/backend.go",
+                "package app
+
+type Backend int
+
+func (b Backend) String() string { return \"\" }
+",
+            ),
+            (
+                "app/other.go",
+                "package app
+
+func other() int { return 1 }
+",
+            ),
+        ]);
+        let exporter = "package app
+
+type Exporter int
+
+func (e Exporter) String() string { return \"\" }
+
+\
+                        func (e Exporter) Endpoint() string { return \"\" }
+
+func (e Exporter) Headers() int { return 0 }
+";
+        let reference = snapshot(&[
+            ("app/backend.go", exporter),
+            (
+                "app/other.go",
+                "package app
+
+func other() int { return 2 }
+",
+            ),
+            (
+                "app/backend_test.go",
+                "package app
+
+func TestExporter() {
+	var e Exporter
+	_ = e.String() + e.Endpoint()
+	_ = e.Headers()
+}
+",
+            ),
+        ]);
+        let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
+        let (base, reference) =
+            (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
+        let task =
+            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
+        let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+        assert_eq!(selected, ["app.Exporter", "app.Exporter.String", "app.Exporter.Endpoint", "app.Exporter.Headers"]);
+        assert_eq!(*parsed.lock().unwrap(), 4, "backend.go at B and R, other.go at R, and the test");
     }
 
     /// A test helper's parameter shares its name with a local the code adds, but a plain name can

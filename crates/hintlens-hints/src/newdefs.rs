@@ -5,8 +5,12 @@ use crate::Task;
 use crate::scoping::Identities;
 use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, qualified_name};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
-use hintlens_syntax::{DefId, DefKind, Definition, ModuleDefinition};
-use std::collections::HashSet;
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, ModuleDefinition};
+use std::collections::{HashMap, HashSet};
+
+/// A definition of R that B lacks, as far as the search knows: its qualified name, kind, the
+/// parts of its local name (what a file of B must name to define it) and id.
+type Missing<'a> = (String, DefKind, Vec<&'a str>, DefId);
 
 /// A source file a change touched, as it is in R.
 pub(crate) struct ChangedFile<'t> {
@@ -21,6 +25,9 @@ pub(crate) struct ChangedFile<'t> {
     base_snapshot: &'t SnapshotIndex,
     /// R as a whole, for the scope macros the file uses ([`Identities`]).
     reference_snapshot: &'t SnapshotIndex,
+    /// The change set the file is one of: its files at B are where a type renamed or moved
+    /// into this file comes from ([`ChangedFile::renamed_members`]).
+    changes: &'t ChangeSet,
 }
 
 impl ChangedFile<'_> {
@@ -31,7 +38,9 @@ impl ChangedFile<'_> {
     /// sharing a simple name with one of this file's are listed: the others cannot match. A
     /// definition of R whose qualified name B lacks but whose identity ([`Identities`]: scopes
     /// opened by macros read as each snapshot defines them, inline namespaces left out) is one
-    /// of those B definitions' is listed under its R name too: a respelled scope is no news.
+    /// of those B definitions' is listed under its R name too: a respelled scope is no news. So
+    /// is a member of a type that B lacks but that is a type of B renamed or moved
+    /// ([`ChangedFile::renamed_members`]), where that type of B had the member.
     pub fn at_base(&self, db: &dyn Db) -> HashSet<(String, DefKind)> {
         self.at_base_for(db, |_| true)
     }
@@ -41,6 +50,18 @@ impl ChangedFile<'_> {
     /// missing from the counterpart.
     pub fn at_base_for(&self, db: &dyn Db, wanted: impl Fn(DefId) -> bool) -> HashSet<(String, DefKind)> {
         let index = file_index(db, self.file);
+        // The types enclosing a wanted definition are wanted too: whether B had them decides
+        // whether a member can be one a renamed type kept.
+        let mut wanted: Vec<bool> = (0..index.definitions.len()).map(|i| wanted(i as DefId)).collect();
+        let types = enclosing_types(index);
+        for (i, d) in index.definitions.iter().enumerate() {
+            if wanted[i] {
+                for t in enclosing(&types, &d.local_name) {
+                    wanted[t as usize] = true;
+                }
+            }
+        }
+        let wanted = |i: DefId| wanted[i as usize];
         // A definition of B shares a wanted one's qualified name only if it shares its simple
         // name (a qualified name ends with it): the others' qualified names are not built.
         let names: HashSet<&str> = index
@@ -64,7 +85,7 @@ impl ChangedFile<'_> {
         // Only a sibling that names every part of a local name the counterpart lacks
         // (`Store.SetLimit`: `Store` and `SetLimit`) can define it: the others are not read (a
         // Java package directory holds hundreds of files).
-        let mut missing: Vec<(String, DefKind, Vec<&str>, DefId)> = index
+        let mut missing: Vec<Missing<'_>> = index
             .definitions
             .iter()
             .enumerate()
@@ -98,7 +119,122 @@ impl ChangedFile<'_> {
             }
         }
         self.same_identities(db, &read, &missing, &mut at_base);
+        self.renamed_members(db, &types, &missing, &mut at_base);
         at_base
+    }
+
+    /// Adds to `at_base` each of `missing` (R's qualified name, kind, parts, id) still missing
+    /// that is a member of a type B lacks (`Faker::IdNumber`) which is a type of B renamed or
+    /// moved ([`ChangedFile::renamed_from`]: `Faker::IDNumber`), where that type had a member of
+    /// the same name and kind: the member is the base's, found by reading the renamed type. Of
+    /// the types enclosing a member, the nearest that has a counterpart decides. The renamed
+    /// type itself stays missing: its name is what the tests spell.
+    fn renamed_members(
+        &self,
+        db: &dyn Db,
+        types: &HashMap<&str, DefId>,
+        missing: &[Missing<'_>],
+        at_base: &mut HashSet<(String, DefKind)>,
+    ) {
+        let index = file_index(db, self.file);
+        let lacks = |t: DefId| {
+            let d = index.definition(t);
+            !at_base.contains(&(qualified_name(db, self.path, self.file, &d.local_name), d.kind))
+        };
+        // Each member still missing, with the types enclosing it that B lacks, nearest first.
+        let members: Vec<(&Missing<'_>, Vec<DefId>)> = missing
+            .iter()
+            .filter(|(qualified, kind, _, _)| !at_base.contains(&(qualified.clone(), *kind)))
+            .map(|m| (m, enclosing(types, &index.definition(m.3).local_name).filter(|&t| lacks(t)).collect::<Vec<_>>()))
+            .filter(|(_, enclosing)| !enclosing.is_empty())
+            .collect();
+        let mut counterparts: HashMap<DefId, Option<(SourceFile, String)>> = HashMap::new();
+        for ((qualified, kind, _, id), enclosing) in members {
+            let d = index.definition(*id);
+            for t in enclosing {
+                let counterpart = counterparts.entry(t).or_insert_with(|| self.renamed_from(db, t));
+                let Some((b, local)) = counterpart else { continue };
+                let was = format!("{local}{}", &d.local_name[index.definition(t).local_name.len()..]);
+                if file_index(db, *b).definitions.iter().any(|e| e.kind == *kind && e.local_name == was) {
+                    at_base.insert((qualified.clone(), *kind));
+                }
+                break;
+            }
+        }
+    }
+
+    /// The type of B that the type `t` of R (one B lacks) is, renamed or moved: among the types
+    /// of the same kind in the files of B the change touches that R's changed files lack, the
+    /// one whose members (by local name within the type, and kind) mostly match `t`'s — more
+    /// than half of each side's are common to both —, the most in common first, then one of the
+    /// same simple name (a move), then the first by path; as its file at B and its local name.
+    /// Only files whose words name more than half of `t`'s members' names are parsed.
+    fn renamed_from(&self, db: &dyn Db, t: DefId) -> Option<(SourceFile, String)> {
+        let index = file_index(db, self.file);
+        let td = index.definition(t);
+        let ours = members_of(index, &td.local_name);
+        if ours.is_empty() {
+            return None;
+        }
+        let names: HashSet<&str> = ours.iter().map(|(within, _)| within.rsplit('.').next().unwrap_or(within)).collect();
+        // The changed files of R, for whether a type of B is still there: read when a type of B
+        // first matches.
+        let reference: std::cell::OnceCell<Vec<(&str, SourceFile)>> = std::cell::OnceCell::new();
+        let still_in_r = |qualified: &str, e: &Definition| {
+            let reference = reference.get_or_init(|| {
+                let files = self.changes.files.iter().filter(|(_, c)| c.status != FileStatus::Deleted);
+                files.filter_map(|(path, _)| Some((path.as_str(), self.reference_snapshot.get(db, path)?))).collect()
+            });
+            reference.iter().any(|&(path, r)| {
+                file_index(db, r).definitions.iter().any(|x| {
+                    x.name == e.name && x.kind == e.kind && qualified_name(db, path, r, &x.local_name) == qualified
+                })
+            })
+        };
+        let mut best: Option<(usize, bool, SourceFile, String)> = None;
+        for (path, change) in &self.changes.files {
+            if change.status == FileStatus::Added {
+                continue;
+            }
+            let base_path = change.old_path.as_deref().unwrap_or(path);
+            let named = names.iter().filter(|n| self.base_snapshot.may_name(db, base_path, n)).count();
+            if named * 2 <= names.len() {
+                continue;
+            }
+            let Some(b) = self.base_snapshot.get(db, base_path) else { continue };
+            if b.language(db) != self.file.language(db) {
+                continue;
+            }
+            let base = file_index(db, b);
+            // The members of each type of `t`'s kind, in one pass over the file.
+            let kind_types: HashMap<&str, DefId> =
+                enclosing_types(base).into_iter().filter(|&(_, e)| base.definition(e).kind == td.kind).collect();
+            let mut members: HashMap<DefId, HashSet<(&str, DefKind)>> = HashMap::new();
+            for x in base.definitions.iter().filter(|x| x.kind != DefKind::Parameter) {
+                for e in enclosing(&kind_types, &x.local_name) {
+                    let within = &x.local_name[base.definition(e).local_name.len()..];
+                    members.entry(e).or_default().insert((within, x.kind));
+                }
+            }
+            let mut candidates: Vec<(DefId, HashSet<(&str, DefKind)>)> = members.into_iter().collect();
+            candidates.sort_unstable_by_key(|(e, _)| *e);
+            for (e, theirs) in candidates {
+                let e = base.definition(e);
+                let common = ours.intersection(&theirs).count();
+                if common * 2 <= ours.len() || common * 2 <= theirs.len() {
+                    continue;
+                }
+                let moved = e.name == td.name;
+                if best.as_ref().is_some_and(|(c, m, _, _)| (*c, *m) >= (common, moved)) {
+                    continue;
+                }
+                if still_in_r(&qualified_name(db, base_path, b, &e.local_name), e) {
+                    continue;
+                }
+                best = Some((common, moved, b, e.local_name.clone()));
+            }
+        }
+        best.map(|(_, _, b, local)| (b, local))
     }
 
     /// Adds to `at_base` each of `missing` (R's qualified name, kind, parts, id) whose identity
@@ -109,7 +245,7 @@ impl ChangedFile<'_> {
         &self,
         db: &dyn Db,
         read: &[(&str, SourceFile)],
-        missing: &[(String, DefKind, Vec<&str>, DefId)],
+        missing: &[Missing<'_>],
         at_base: &mut HashSet<(String, DefKind)>,
     ) {
         let spelled = |file: SourceFile| {
@@ -181,6 +317,28 @@ fn shared_directories(dir: &str, path: &str) -> usize {
     dir.split('/').zip(parent.split('/')).take_while(|(a, b)| a == b && !a.is_empty()).count()
 }
 
+/// The types of a file by local name.
+fn enclosing_types(index: &FileIndex) -> HashMap<&str, DefId> {
+    let types = index.definitions.iter().enumerate().filter(|(_, d)| d.kind.is_type());
+    types.map(|(i, d)| (d.local_name.as_str(), i as DefId)).collect()
+}
+
+/// The types of `types` enclosing the definition of local name `local` (`Faker.IdNumber` of
+/// `Faker.IdNumber.valid`), nearest first.
+fn enclosing<'a>(types: &'a HashMap<&str, DefId>, local: &'a str) -> impl Iterator<Item = DefId> + 'a {
+    local.rmatch_indices('.').filter_map(|(at, _)| types.get(&local[..at]).copied())
+}
+
+/// The definitions of the file inside the one of local name `local`, by their local name
+/// within it (`.valid` of `Faker.IDNumber.valid`) and kind.
+fn members_of<'i>(index: &'i FileIndex, local: &str) -> HashSet<(&'i str, DefKind)> {
+    let members = index.definitions.iter().filter_map(|d| {
+        let within = d.local_name.strip_prefix(local)?;
+        within.starts_with('.').then_some((within, d.kind))
+    });
+    members.filter(|(_, kind)| *kind != DefKind::Parameter).collect()
+}
+
 /// The source files of `changes` that R holds (deleted files and files no frontend claims
 /// are left out), in path order.
 pub(crate) fn changed_files<'t>(db: &dyn Db, task: &Task<'t>, changes: &'t ChangeSet) -> Vec<ChangedFile<'t>> {
@@ -204,6 +362,7 @@ pub(crate) fn changed_files<'t>(db: &dyn Db, task: &Task<'t>, changes: &'t Chang
                 is_new_file,
                 base_snapshot: task.base,
                 reference_snapshot: task.reference,
+                changes,
             })
         })
         .collect()

@@ -806,7 +806,9 @@ pub trait Frontend: Send + Sync + 'static {
     }
 
     /// Whether the definition's name is fixed by the language rather than chosen by its author
-    /// (Python's `__init__`, `__eq__`, `__enter__`): such names are never hints of their own.
+    /// (Python's `__eq__`, `__enter__`, PHP's `__toString`): the language calls such a method by
+    /// itself, which discloses no name, so DefUse selects one only where a use calls it by that
+    /// name (`$money->__toString()`).
     fn is_special(&self, def: &Definition) -> bool {
         let _ = def;
         false
