@@ -1187,9 +1187,11 @@ impl<'t> Walk<'t> {
                         // `E::Member`, `ns::T::m`: the enum, the type, the namespace are used
                         // too, each through the ones before it.
                         let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
+                        let head = scopes.first().cloned().unwrap_or_else(|| self.b.text(scope_name));
+                        let outside = external(&head);
                         match self.kinds.of(scope_name) {
-                            K::TypeIdentifier => self.b.use_name(scope_name, UseKind::Type, qualifier),
-                            K::NamespaceIdentifier => self.b.use_name(scope_name, UseKind::Name, qualifier),
+                            K::TypeIdentifier => self.b.use_bound(scope_name, UseKind::Type, qualifier, outside),
+                            K::NamespaceIdentifier => self.b.use_bound(scope_name, UseKind::Name, qualifier, outside),
                             _ => {}
                         }
                         scopes.push(self.b.text(scope_name));
@@ -1207,8 +1209,9 @@ impl<'t> Walk<'t> {
             K::Operator | K::OperatorCast => return,
             _ => return self.visit(n),
         }
+        let outside = scopes.first().and_then(|head| external(head));
         let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
-        self.b.use_name(n, kind, qualifier);
+        self.b.use_bound(n, kind, qualifier, outside);
     }
 
     /// `.flags = 1` in an initializer: a use of the field `flags`.
@@ -1237,6 +1240,17 @@ impl<'t> Walk<'t> {
         };
         self.b.string(value, node, false);
     }
+}
+
+/// The namespace the C++ standard reserves for its library: a name qualified by it (`std::tuple`,
+/// `std::chrono::seconds`) is the library's, whatever the repository defines. A program may add
+/// specializations of the library's templates to it, never names of its own.
+const STANDARD_NAMESPACE: &str = "std";
+
+/// How a qualified name whose first scope is `head` is bound when that is known where it
+/// stands: [`Binding::External`] for the standard library's namespace, else looked up.
+fn external(head: &str) -> Option<Binding> {
+    (head == STANDARD_NAMESPACE).then_some(Binding::External)
 }
 
 #[cfg(test)]

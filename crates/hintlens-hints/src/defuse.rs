@@ -340,7 +340,8 @@ fn keyword_owner(index: &FileIndex, d: &Definition) -> Option<DefId> {
 /// [`new_definitions`] asks before reading B.
 fn may_name(frontend: &dyn Frontend, site: &UseSite<'_>, kind: DefKind, takes_keywords: bool) -> bool {
     let u = &*site.use_;
-    if !frontend.use_can_reach(kind, u.kind) {
+    // The language's or a test framework's own name (`std::tuple`, RSpec's `context "…" do`).
+    if u.binding == Binding::External || !frontend.use_can_reach(kind, u.kind) {
         return false;
     }
     if site.in_string {
@@ -472,7 +473,7 @@ impl Matcher<'_, '_> {
                 through_import(self.resolver.through_import(using, &import, &[], &target))
             }
             _ => match (&u.qualifier, u.binding) {
-                (None, Binding::Local | Binding::Definition) => None,
+                (None, Binding::Local | Binding::Definition | Binding::External) => None,
                 (None, Binding::Receiver) => self.member(def),
                 // A method of the using file's own class runs it or a subclass's override.
                 // Subclasses of a test's classes are tests, so a test's own call reaches no code;
@@ -526,6 +527,8 @@ impl Matcher<'_, '_> {
                         // `self.module.main()`: an attribute holding an imported module.
                         Binding::Local if parts.len() > 2 => self.through_held(parts[1], &parts[2..], &target),
                         Binding::Local | Binding::Definition | Binding::Receiver | Binding::OwnMember => None,
+                        // Turned away by `may_name` already.
+                        Binding::External => return None,
                     };
                     // Otherwise a member of something whose type is unknown: by name.
                     tie.or_else(|| self.member(def))

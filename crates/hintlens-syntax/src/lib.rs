@@ -344,6 +344,11 @@ pub enum Binding {
     /// `check()` where the class defines `check`): it runs that method or a subclass's override
     /// of it — perhaps a test's, when the file is code.
     OwnMember,
+    /// Bound outside the repository by the language or the test framework the file runs in,
+    /// as the frontend knows without reading anything else: C++'s `std::tuple` (the namespace
+    /// the standard reserves), an RSpec or Shoulda example group's `context "…" do`. Such a use
+    /// never refers to a definition of the repository.
+    External,
 }
 
 impl Binding {
@@ -355,6 +360,7 @@ impl Binding {
             Binding::Import => "import",
             Binding::Receiver => "receiver",
             Binding::OwnMember => "own_member",
+            Binding::External => "external",
         }
     }
 }
