@@ -501,7 +501,9 @@ impl<'t> Walk<'t> {
 
     /// The tokens of macro text at `range` (the position of byte `anchor.0` is line `anchor.1`,
     /// column `anchor.2`), as uses: the first name's of kind `first`, the others' names, those
-    /// after `.` or `->` members'.
+    /// after `.` or `->` members', those after `a::b::` qualified by the names before them as
+    /// the grammar's qualified names are (`std::tuple` in a macro's arguments is the standard
+    /// library's, not a bare `tuple`).
     fn macro_tokens(&mut self, range: std::ops::Range<usize>, anchor: (usize, usize, usize), first: UseKind) {
         let src = self.b.src;
         let text = &src[range.clone()];
@@ -509,8 +511,21 @@ impl<'t> Walk<'t> {
         let mut first = Some(first);
         let mut i = 0;
         let mut member = false;
+        // The names of an `a::b::` chain read so far, and whether a `::` ends it.
+        let mut chain: Vec<String> = Vec::new();
+        let mut scoped = false;
         while i < text.len() {
+            if text[i] == b':' && text.get(i + 1) == Some(&b':') {
+                scoped = true;
+                member = false;
+                i += 2;
+                continue;
+            }
             let c = text[i];
+            if !(c.is_ascii_alphabetic() || c == b'_' || c.is_ascii_whitespace()) {
+                chain.clear();
+                scoped = false;
+            }
             if c == b'"' || c == b'\'' {
                 i += 1;
                 while i < text.len() && text[i] != c {
@@ -534,11 +549,19 @@ impl<'t> Walk<'t> {
                 let word = String::from_utf8_lossy(&text[start..i]).into_owned();
                 let span = hintlens_syntax::span_within(src, anchor, base + start, base + i);
                 let kind = first.take().unwrap_or(UseKind::Name);
-                if member {
-                    self.b.use_spelled(word, span, UseKind::Attribute, None, Some(Binding::Receiver));
-                } else {
-                    self.b.use_spelled(word, span, kind, None, None);
+                if !scoped {
+                    chain.clear();
                 }
+                if member {
+                    self.b.use_spelled(word.clone(), span, UseKind::Attribute, None, Some(Binding::Receiver));
+                } else {
+                    let qualifier = (!chain.is_empty()).then(|| chain.join("."));
+                    let head = chain.first().unwrap_or(&word);
+                    let binding = external(head);
+                    self.b.use_spelled(word.clone(), span, kind, qualifier, binding);
+                }
+                chain.push(word);
+                scoped = false;
                 member = false;
             } else if c.is_ascii_digit() {
                 while i < text.len() && (text[i].is_ascii_alphanumeric() || text[i] == b'.' || text[i] == b'_') {
