@@ -263,6 +263,30 @@ mod tests {
         assert_eq!(uses[1].binding, Binding::Free);
     }
 
+    /// `m := &Mock{}` in a block: the uses of `m` after it carry `Mock`; one before it (the
+    /// `m` around the block) and one of a local shadowing it in a nested block carry nothing.
+    #[test]
+    fn a_typed_local_gives_its_uses_its_type() {
+        let mut s = Scopes::new();
+        s.bind(b"m", Binding::Local);
+        let block = s.open(ScopeKind::Block);
+        let outer = s.enter(block);
+        s.record(0, b"m");
+        s.bind_typed(b"m", "Mock");
+        s.record(1, b"m");
+        let nested = s.open(ScopeKind::Block);
+        let in_block = s.enter(nested);
+        s.bind(b"m", Binding::Local);
+        s.record(2, b"m");
+        s.leave(in_block);
+        s.record(3, b"m");
+        s.leave(outer);
+        let mut uses = vec![use_("m"), use_("m"), use_("m"), use_("m")];
+        let typed = s.finish_typed(&mut uses);
+        assert_eq!(typed, [(1, "Mock".to_owned()), (3, "Mock".to_owned())]);
+        assert!(uses.iter().all(|u| u.binding == Binding::Local));
+    }
+
     #[test]
     fn global_names_are_bound_outside() {
         let mut s = Scopes::new();
