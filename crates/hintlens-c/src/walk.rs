@@ -491,7 +491,9 @@ impl<'t> Walk<'t> {
 
     /// The tokens of macro text at `range` (the position of byte `anchor.0` is line `anchor.1`,
     /// column `anchor.2`), as uses: the first name's of kind `first`, the others' names, those
-    /// after `.` or `->` members'.
+    /// after `.` or `->` members', those after `a::b::` qualified by the names before them as
+    /// the grammar's qualified names are (`std::tuple` in a macro's arguments is the standard
+    /// library's, not a bare `tuple`).
     fn macro_tokens(&mut self, range: std::ops::Range<usize>, anchor: (usize, usize, usize), first: UseKind) {
         let src = self.b.src;
         let text = &src[range.clone()];
@@ -499,8 +501,21 @@ impl<'t> Walk<'t> {
         let mut first = Some(first);
         let mut i = 0;
         let mut member = false;
+        // The names of an `a::b::` chain read so far, and whether a `::` ends it.
+        let mut chain: Vec<String> = Vec::new();
+        let mut scoped = false;
         while i < text.len() {
+            if text[i] == b':' && text.get(i + 1) == Some(&b':') {
+                scoped = true;
+                member = false;
+                i += 2;
+                continue;
+            }
             let c = text[i];
+            if !(c.is_ascii_alphabetic() || c == b'_' || c.is_ascii_whitespace()) {
+                chain.clear();
+                scoped = false;
+            }
             if c == b'"' || c == b'\'' {
                 i += 1;
                 while i < text.len() && text[i] != c {
@@ -524,11 +539,19 @@ impl<'t> Walk<'t> {
                 let word = String::from_utf8_lossy(&text[start..i]).into_owned();
                 let span = hintlens_syntax::span_within(src, anchor, base + start, base + i);
                 let kind = first.take().unwrap_or(UseKind::Name);
-                if member {
-                    self.b.use_spelled(word, span, UseKind::Attribute, None, Some(Binding::Receiver));
-                } else {
-                    self.b.use_spelled(word, span, kind, None, None);
+                if !scoped {
+                    chain.clear();
                 }
+                if member {
+                    self.b.use_spelled(word.clone(), span, UseKind::Attribute, None, Some(Binding::Receiver));
+                } else {
+                    let qualifier = (!chain.is_empty()).then(|| chain.join("."));
+                    let head = chain.first().unwrap_or(&word);
+                    let binding = external(head);
+                    self.b.use_spelled(word.clone(), span, kind, qualifier, binding);
+                }
+                chain.push(word);
+                scoped = false;
                 member = false;
             } else if c.is_ascii_digit() {
                 while i < text.len() && (text[i].is_ascii_alphanumeric() || text[i] == b'.' || text[i] == b'_') {
@@ -1177,9 +1200,11 @@ impl<'t> Walk<'t> {
                         // `E::Member`, `ns::T::m`: the enum, the type, the namespace are used
                         // too, each through the ones before it.
                         let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
+                        let head = scopes.first().cloned().unwrap_or_else(|| self.b.text(scope_name));
+                        let outside = external(&head);
                         match self.kinds.of(scope_name) {
-                            K::TypeIdentifier => self.b.use_name(scope_name, UseKind::Type, qualifier),
-                            K::NamespaceIdentifier => self.b.use_name(scope_name, UseKind::Name, qualifier),
+                            K::TypeIdentifier => self.b.use_bound(scope_name, UseKind::Type, qualifier, outside),
+                            K::NamespaceIdentifier => self.b.use_bound(scope_name, UseKind::Name, qualifier, outside),
                             _ => {}
                         }
                         scopes.push(self.b.text(scope_name));
@@ -1197,8 +1222,9 @@ impl<'t> Walk<'t> {
             K::Operator | K::OperatorCast => return,
             _ => return self.visit(n),
         }
+        let outside = scopes.first().and_then(|head| external(head));
         let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
-        self.b.use_name(n, kind, qualifier);
+        self.b.use_bound(n, kind, qualifier, outside);
     }
 
     /// `.flags = 1` in an initializer: a use of the field `flags`.
@@ -1227,6 +1253,17 @@ impl<'t> Walk<'t> {
         };
         self.b.string(value, node, false);
     }
+}
+
+/// The namespace the C++ standard reserves for its library: a name qualified by it (`std::tuple`,
+/// `std::chrono::seconds`) is the library's, whatever the repository defines. A program may add
+/// specializations of the library's templates to it, never names of its own.
+const STANDARD_NAMESPACE: &str = "std";
+
+/// How a qualified name whose first scope is `head` is bound when that is known where it
+/// stands: [`Binding::External`] for the standard library's namespace, else looked up.
+fn external(head: &str) -> Option<Binding> {
+    (head == STANDARD_NAMESPACE).then_some(Binding::External)
 }
 
 #[cfg(test)]

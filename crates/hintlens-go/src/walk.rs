@@ -337,8 +337,9 @@ impl<'t> Walk<'t> {
         for param in named_children(node) {
             match self.kinds.of(param) {
                 K::Parameter | K::OtherParameter => {
+                    let ty = field(param, g.f_type).and_then(|t| self.named_type(t));
                     for name in fields(param, g.f_name) {
-                        self.b.bind(name, Binding::Local);
+                        self.bind_local(name, ty);
                     }
                     self.with(field(param, g.f_type), Self::ty);
                 }
@@ -483,8 +484,14 @@ impl<'t> Walk<'t> {
             // A local's scope begins after its spec: `info = info.Flipt{}` reads the package.
             self.with(ty, Self::ty);
             self.visit_field(spec, g.f_value);
+            let values: Vec<Node<'t>> = field(spec, g.f_value).into_iter().flat_map(named_children).collect();
+            let typed = match (ty, values.as_slice()) {
+                (Some(ty), _) => self.named_type(ty),
+                (None, [value]) if names.len() == 1 => self.literal_type(*value),
+                _ => None,
+            };
             for name in names {
-                self.b.bind(name, Binding::Local);
+                self.bind_local(name, typed);
             }
             return;
         }
@@ -769,13 +776,51 @@ impl<'t> Walk<'t> {
         for child in named_children(node).filter(|c| Some(*c) != left) {
             self.visit(child);
         }
-        for name in left.into_iter().flat_map(named_children) {
+        let names: Vec<Node<'t>> = left.into_iter().flat_map(named_children).collect();
+        let values: Vec<Node<'t>> = field(node, g.f_right).into_iter().flat_map(named_children).collect();
+        let typed = match (names.as_slice(), values.as_slice()) {
+            ([_], [value]) if self.kinds.of(node) == K::ShortVarDeclaration => self.literal_type(*value),
+            _ => None,
+        };
+        for name in names {
             if self.kinds.of(name) == K::Identifier {
-                self.b.bind(name, Binding::Local);
+                self.bind_local(name, typed);
             } else {
                 self.visit(name);
             }
         }
+    }
+
+    /// Binds a local, as holding a value of the type `ty` names when the file says so.
+    fn bind_local(&mut self, name: Node<'t>, ty: Option<Node<'t>>) {
+        match ty {
+            Some(ty) => self.b.bind_typed(name, ty),
+            None => self.b.bind(name, Binding::Local),
+        }
+    }
+
+    /// The package's own type a declared type names: `T`, `*T` (a qualified, generic or
+    /// composite type says nothing a member use needs).
+    fn named_type(&self, mut ty: Node<'t>) -> Option<Node<'t>> {
+        loop {
+            match self.kinds.of(ty) {
+                K::TypeIdentifier => return Some(ty),
+                K::PointerType => ty = named_children(ty).next()?,
+                _ => return None,
+            }
+        }
+    }
+
+    /// The package's own type a value is a literal of: `T{…}`, `&T{…}`.
+    fn literal_type(&self, mut value: Node<'t>) -> Option<Node<'t>> {
+        let g = self.g;
+        if self.kinds.of(value) == K::Unary && self.has_token(value, b"&") {
+            value = field(value, g.f_operand)?;
+        }
+        if self.kinds.of(value) != K::CompositeLiteral {
+            return None;
+        }
+        field(value, g.f_type).filter(|&ty| self.kinds.of(ty) == K::TypeIdentifier)
     }
 
     fn has_token(&self, node: Node<'t>, token: &[u8]) -> bool {
@@ -854,7 +899,7 @@ hintlens_tree::node_kinds! {
         ChannelType = "channel_type", FunctionType = "function_type",
         // Statements and expressions.
         Call = "call_expression", Binary = "binary_expression", Selector = "selector_expression",
-        CompositeLiteral = "composite_literal", LiteralValue = "literal_value",
+        CompositeLiteral = "composite_literal", LiteralValue = "literal_value", Unary = "unary_expression",
         LiteralElement = "literal_element", KeyedElement = "keyed_element", FuncLiteral = "func_literal",
         ShortVarDeclaration = "short_var_declaration", RangeClause = "range_clause",
         TypeSwitch = "type_switch_statement", TypeCase = "type_case",

@@ -100,6 +100,8 @@ struct UseSite<'a> {
     use_: Cow<'a, Use>,
     /// Spelled inside a string literal (`mock.patch('pkg.mod.fn')`) rather than written as code.
     in_string: bool,
+    /// The type of the use's head where the using file states it ([`FileIndex::head_type`]).
+    head_type: Option<&'a str>,
 }
 
 fn collect<'a>(
@@ -120,15 +122,20 @@ fn collect<'a>(
         }
         let index = file_index(db, changed.file);
         let at = usings.len();
-        for u in index.uses.iter().filter(|u| added.contains(&u.span.start.line)) {
-            let site = UseSite { using: at, use_: Cow::Borrowed(u), in_string: false };
+        for (i, u) in index.uses.iter().enumerate().filter(|(_, u)| added.contains(&u.span.start.line)) {
+            let site = UseSite { using: at, use_: Cow::Borrowed(u), in_string: false, head_type: index.head_type(i) };
             sites.entry(Cow::Borrowed(u.name.as_str())).or_default().push(site);
         }
         if db.frontend(changed.file.language(db)).strings_name_modules() {
             for s in index.strings.iter().filter(|s| added.contains(&s.span.start.line)) {
                 for u in string_path_uses(&s.value, s.span) {
                     let name = Cow::Owned(u.name.clone());
-                    sites.entry(name).or_default().push(UseSite { using: at, use_: Cow::Owned(u), in_string: true });
+                    sites.entry(name).or_default().push(UseSite {
+                        using: at,
+                        use_: Cow::Owned(u),
+                        in_string: true,
+                        head_type: None,
+                    });
                 }
             }
         }
@@ -352,7 +359,8 @@ fn keyword_owner(index: &FileIndex, d: &Definition) -> Option<DefId> {
 /// [`new_definitions`] asks before reading B.
 fn may_name(frontend: &dyn Frontend, site: &UseSite<'_>, kind: DefKind, takes_keywords: bool) -> bool {
     let u = &*site.use_;
-    if !frontend.use_can_reach(kind, u.kind) {
+    // The language's or a test framework's own name (`std::tuple`, RSpec's `context "…" do`).
+    if u.binding == Binding::External || !frontend.use_can_reach(kind, u.kind) {
         return false;
     }
     if site.in_string {
@@ -492,7 +500,7 @@ impl Matcher<'_, '_> {
                 through_import(self.resolver.through_import(using, &import, &[], &target))
             }
             _ => match (&u.qualifier, u.binding) {
-                (None, Binding::Local | Binding::Definition) => None,
+                (None, Binding::Local | Binding::Definition | Binding::External) => None,
                 (None, Binding::Receiver) => self.member(def),
                 // A method of the using file's own class runs it or a subclass's override.
                 // Subclasses of a test's classes are tests, so a test's own call reaches no code;
@@ -546,12 +554,45 @@ impl Matcher<'_, '_> {
                         // `self.module.main()`: an attribute holding an imported module.
                         Binding::Local if parts.len() > 2 => self.through_held(parts[1], &parts[2..], &target),
                         Binding::Local | Binding::Definition | Binding::Receiver | Binding::OwnMember => None,
+                        // Turned away by `may_name` already.
+                        Binding::External => return None,
                     };
+                    // `m.Mock` where the file declares `m := &MockClient{}` and its side's
+                    // `MockClient` has a `Mock` of its own: that one, not the other side's.
+                    if tie.is_none()
+                        && parts.len() == 2
+                        && site.head_type.is_some_and(|t| self.own_member(using, t, &u.name))
+                    {
+                        return None;
+                    }
                     // Otherwise a member of something whose type is unknown: by name.
                     tie.or_else(|| self.member(def))
                 }
             },
         }
+    }
+
+    /// Whether the using side defines the type `ty` that `using` names, as a concrete type (a
+    /// struct, not an interface, whose methods an implementation of the other side may be, nor a
+    /// class a subclass may override), with a member `name` of its own (a field, a method): a
+    /// use through a value of that type reaches it, whatever the other side defines of that
+    /// name. Its files here are the using file and the side's other changed files of its
+    /// namespace (a Go package); a type none defines is unknown.
+    fn own_member(&self, using: &Using<'_>, ty: &str, name: &str) -> bool {
+        let namespace = using.frontend.namespace(using.path, using.index);
+        let same = |other: &Using<'_>| {
+            other.path == using.path
+                || (namespace.is_some()
+                    && other.language == using.language
+                    && other.frontend.namespace(other.path, other.index) == namespace)
+        };
+        self.usings.iter().filter(|other| same(other)).any(|other| {
+            let defs = &other.index.definitions;
+            defs.iter()
+                .enumerate()
+                .filter(|(_, d)| d.name == ty && concrete(d.kind))
+                .any(|(id, _)| defs.iter().any(|m| m.name == name && m.parent == Some(id as DefId)))
+        })
     }
 
     /// A use of a constant an autoloader loads the new file `def` for, by the roots of R
@@ -796,6 +837,11 @@ impl Matcher<'_, '_> {
             _ => Some((Rule::Keyword, Resolution::Name)),
         }
     }
+}
+
+/// A type whose members are its own: no implementation or subclass stands in for them.
+fn concrete(kind: DefKind) -> bool {
+    matches!(kind, DefKind::Struct | DefKind::Record | DefKind::Union | DefKind::Enum | DefKind::Type)
 }
 
 /// What an import's reach means for a use through it.

@@ -382,8 +382,16 @@ impl<'a> Resolver<'a> {
                     last = Some((import.line, reach));
                 }
             }
-            // Neither defined nor imported: set dynamically, or a submodule not imported yet.
-            let reach = last.map_or(Reach::Unknown, |(_, reach)| reach);
+            // Neither defined nor imported: a submodule of the package (`from qutebrowser.utils
+            // import version` is the module `qutebrowser/utils/version.py`, no `version` of some
+            // class), else set dynamically.
+            let reach = match last {
+                Some((_, reach)) => reach,
+                None if rest.is_empty() && !self.module_files(&format!("{module}.{member}")).is_empty() => {
+                    Reach::Elsewhere
+                }
+                None => Reach::Unknown,
+            };
             answer = Some(answer.map_or(reach, |a| a.or(reach)));
         }
         answer.unwrap_or(Reach::Unknown)

@@ -128,6 +128,31 @@ const LET_CALLS: &[&str] = &["let", "let!", "subject", "subject!", "let_it_be", 
 /// Calls whose arguments are RSpec's example group descriptions (`describe "#total"`).
 const GROUP_CALLS: &[&str] = &["describe", "context", "feature", "shared_examples", "shared_context"];
 
+/// The test frameworks' calls that open an example group, an example or a hook around them
+/// with a block (RSpec's `describe`, `context`, `it`, `before`; Shoulda's `context`, `should`,
+/// `setup`; minitest/spec's and ActiveSupport's `it`, `test`): the framework's own methods,
+/// never a definition of the repository ([`Binding::External`]) — a code method `context` is
+/// no example group's.
+const FRAMEWORK_BLOCK_CALLS: &[&str] = &[
+    "after",
+    "around",
+    "before",
+    "context",
+    "describe",
+    "example",
+    "feature",
+    "it",
+    "scenario",
+    "setup",
+    "shared_context",
+    "shared_examples",
+    "should",
+    "should_not",
+    "specify",
+    "teardown",
+    "test",
+];
+
 /// Calls whose string arguments are exception messages, beside [`ERROR_MESSAGE_CALLEES`].
 const RUBY_MESSAGE_CALLEES: &[&str] = &["raise", "fail", "raise_error", "assert_raises", "raise_exception"];
 
@@ -571,6 +596,8 @@ impl<'t> Walk<'t> {
         }
         self.with(receiver, Self::visit);
         let (qualifier, binding) = self.receiver(receiver);
+        let framework = receiver.is_none() && block.is_some() && FRAMEWORK_BLOCK_CALLS.contains(&name.as_str());
+        let binding = if framework { Some(Binding::External) } else { binding };
         if let Some(method) = method
             && (method.kind_id() == g.identifier || method.kind_id() == g.constant)
         {

@@ -344,6 +344,11 @@ pub enum Binding {
     /// `check()` where the class defines `check`): it runs that method or a subclass's override
     /// of it — perhaps a test's, when the file is code.
     OwnMember,
+    /// Bound outside the repository by the language or the test framework the file runs in,
+    /// as the frontend knows without reading anything else: C++'s `std::tuple` (the namespace
+    /// the standard reserves), an RSpec or Shoulda example group's `context "…" do`. Such a use
+    /// never refers to a definition of the repository.
+    External,
 }
 
 impl Binding {
@@ -355,6 +360,7 @@ impl Binding {
             Binding::Import => "import",
             Binding::Receiver => "receiver",
             Binding::OwnMember => "own_member",
+            Binding::External => "external",
         }
     }
 }
@@ -486,6 +492,12 @@ pub struct FileIndex {
     /// never spell, [`scoping::identity`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inline_scopes: Vec<String>,
+    /// The type of a use's head where the file states it, by index into [`FileIndex::uses`],
+    /// ascending: a local bound to a value of a type the file names (Go's `m := &MockClient{}`,
+    /// `var m MockClient`, a parameter `m *MockClient`), as the type's bare name. Only uses whose
+    /// head is such a local ([`Binding::Local`]) are here ([`FileIndex::head_type`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub head_types: Vec<(u32, String)>,
 }
 
 /// A root of a tree of modules: the names beginning with `prefix` lie below `dir`. A manifest
@@ -531,6 +543,12 @@ impl ModuleRoot {
 }
 
 impl FileIndex {
+    /// The type the file states for the head of its use at `index` ([`FileIndex::head_types`]).
+    pub fn head_type(&self, index: usize) -> Option<&str> {
+        let at = self.head_types.binary_search_by_key(&(index as u32), |(i, _)| *i).ok()?;
+        Some(self.head_types[at].1.as_str())
+    }
+
     pub fn definition(&self, id: DefId) -> &Definition {
         &self.definitions[id as usize]
     }
@@ -590,13 +608,16 @@ impl FileIndex {
             }
             let _ = writeln!(out, " line={}", i.line);
         }
-        for u in &self.uses {
+        for (at, u) in self.uses.iter().enumerate() {
             let _ = write!(out, "use {} {} @{}:{}", u.kind.as_str(), u.name, u.span.start.line, u.span.start.column);
             if let Some(q) = &u.qualifier {
                 let _ = write!(out, " via={q}");
             }
             if u.binding != Binding::Free {
                 let _ = write!(out, " {}", u.binding.as_str());
+            }
+            if let Some(ty) = self.head_type(at) {
+                let _ = write!(out, " type={ty}");
             }
             out.push('\n');
         }

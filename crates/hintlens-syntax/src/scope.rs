@@ -56,6 +56,8 @@ pub struct Scopes {
     pending: Vec<(u32, ScopeId, u64, u32)>,
     /// Bindings and uses in the order the walk met them.
     clock: u32,
+    /// The type each local bound by [`Scopes::bind_typed`] holds a value of.
+    types: HashMap<(ScopeId, u64), String, KeyHash>,
 }
 
 impl Default for Scopes {
@@ -73,6 +75,7 @@ impl Scopes {
             current: MODULE,
             pending: Vec::new(),
             clock: 0,
+            types: HashMap::default(),
         }
     }
 
@@ -128,6 +131,19 @@ impl Scopes {
         }
     }
 
+    /// Binds `name` in the current scope as a local holding a value of the type `ty` (a bare
+    /// type name the file spells: `m := &MockClient{}`), so that a member reached through it
+    /// is known to be that type's ([`crate::FileIndex::head_types`]). A name bound before in the
+    /// scope keeps what it was bound to first.
+    pub fn bind_typed(&mut self, name: &[u8], ty: &str) {
+        let key = (self.current, name_hash(name));
+        let fresh = !self.bound.contains_key(&key);
+        self.bind(name, Binding::Local);
+        if fresh && self.bound.get(&key).is_some_and(|&(b, _)| b == Binding::Local) {
+            self.types.insert(key, ty.to_owned());
+        }
+    }
+
     /// `global name` / `nonlocal name` in the current scope.
     pub fn declare_outer(&mut self, name: &[u8]) {
         self.outer.insert((self.current, name_hash(name)));
@@ -141,14 +157,28 @@ impl Scopes {
 
     /// Decides the binding of every recorded use.
     pub fn finish(self, uses: &mut [Use]) {
-        for &(index, scope, hash, at) in &self.pending {
-            if let Some(u) = uses.get_mut(index as usize) {
-                u.binding = self.lookup(scope, hash, at);
-            }
-        }
+        self.finish_typed(uses);
     }
 
-    fn lookup(&self, from: ScopeId, hash: u64, at: u32) -> Binding {
+    /// Decides the binding of every recorded use, and gives the types of the heads bound to
+    /// typed locals ([`Scopes::bind_typed`]) by use index, ascending.
+    pub fn finish_typed(self, uses: &mut [Use]) -> Vec<(u32, String)> {
+        let mut typed = Vec::new();
+        for &(index, scope, hash, at) in &self.pending {
+            if let Some(u) = uses.get_mut(index as usize) {
+                let (binding, found) = self.lookup(scope, hash, at);
+                u.binding = binding;
+                if let Some(ty) = found.filter(|_| binding == Binding::Local).and_then(|key| self.types.get(&key)) {
+                    typed.push((index, ty.clone()));
+                }
+            }
+        }
+        typed.sort();
+        typed
+    }
+
+    /// A use's binding, and the scope and name it was found bound in.
+    fn lookup(&self, from: ScopeId, hash: u64, at: u32) -> (Binding, Option<(ScopeId, u64)>) {
         let mut scope = from;
         // Whether the lookup has left a sealed block: values bound past it are out of reach.
         let mut sealed = false;
@@ -164,17 +194,17 @@ impl Scopes {
                     _ => true,
                 };
                 if declared && !(sealed && binding == Binding::Local) {
-                    return binding;
+                    return (binding, Some((scope, hash)));
                 }
             }
             sealed |= kind == ScopeKind::SealedBlock;
             // A module sees none of the names around it (Rust's inline `mod x { … }`).
             if kind == ScopeKind::Module {
-                return Binding::Free;
+                return (Binding::Free, None);
             }
             match parent {
                 Some(p) => scope = p,
-                None => return Binding::Free,
+                None => return (Binding::Free, None),
             }
         }
     }
@@ -231,6 +261,30 @@ mod tests {
         s.finish(&mut uses);
         assert_eq!(uses[0].binding, Binding::Local);
         assert_eq!(uses[1].binding, Binding::Free);
+    }
+
+    /// `m := &Mock{}` in a block: the uses of `m` after it carry `Mock`; one before it (the
+    /// `m` around the block) and one of a local shadowing it in a nested block carry nothing.
+    #[test]
+    fn a_typed_local_gives_its_uses_its_type() {
+        let mut s = Scopes::new();
+        s.bind(b"m", Binding::Local);
+        let block = s.open(ScopeKind::Block);
+        let outer = s.enter(block);
+        s.record(0, b"m");
+        s.bind_typed(b"m", "Mock");
+        s.record(1, b"m");
+        let nested = s.open(ScopeKind::Block);
+        let in_block = s.enter(nested);
+        s.bind(b"m", Binding::Local);
+        s.record(2, b"m");
+        s.leave(in_block);
+        s.record(3, b"m");
+        s.leave(outer);
+        let mut uses = vec![use_("m"), use_("m"), use_("m"), use_("m")];
+        let typed = s.finish_typed(&mut uses);
+        assert_eq!(typed, [(1, "Mock".to_owned()), (3, "Mock".to_owned())]);
+        assert!(uses.iter().all(|u| u.binding == Binding::Local));
     }
 
     #[test]

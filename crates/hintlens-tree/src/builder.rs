@@ -128,7 +128,7 @@ impl<'t> Builder<'t> {
     pub fn finish(self, root: Node) -> FileIndex {
         let Builder { mut index, scopes, .. } = self;
         index.errors = crate::syntax_errors(root);
-        scopes.finish(&mut index.uses);
+        index.head_types = scopes.finish_typed(&mut index.uses);
         index
     }
 
@@ -136,7 +136,7 @@ impl<'t> Builder<'t> {
     /// them: for walks that take their decisions about unbound names after the scopes' own.
     pub fn finish_bindings(&mut self) {
         let scopes = std::mem::take(&mut self.scopes);
-        scopes.finish(&mut self.index.uses);
+        self.index.head_types = scopes.finish_typed(&mut self.index.uses);
     }
 
     // ----- text -----
@@ -336,6 +336,13 @@ impl<'t> Builder<'t> {
     #[inline]
     pub fn bind(&mut self, node: Node, binding: Binding) {
         self.scopes.bind(self.bytes(node), binding);
+    }
+
+    /// Binds the name `node` spells in the current scope as a local holding a value of the
+    /// type `ty` names ([`hintlens_syntax::scope::Scopes::bind_typed`]).
+    pub fn bind_typed(&mut self, node: Node, ty: Node) {
+        let ty = self.text(ty);
+        self.scopes.bind_typed(self.bytes(node), &ty);
     }
 
     /// Opens a scope of `kind` inside the current one and enters it; returns the scope to go
