@@ -21,7 +21,9 @@ The extractor's names of a task:
      the last segment of its scope (`adl_serializer` for `nlohmann::adl_serializer::from_json`),
      so that a change in how an outer scope is spelled does not make a definition new;
   3. new = a key at the reference that no changed file has at the base (a definition moved
-     between two changed files is not new);
+     between two changed files is not new); a scope the base lacks whose members (name, kind)
+     are more than half those of a scope the reference lacks, and the other way round, is that
+     scope renamed, and the members the two share are not new (`IDNumber` -> `IdNumber`);
   4. used = the new names that occur as a word on a line the test patch adds.
 hintlens's names are the `code->test` identifiers of the `defuse` selection. Both are compared as
 (language, name) pairs per task; the language of a name is ctags's language of its file.
@@ -267,6 +269,28 @@ def ctags_defs(files, scratch):
 # --- one task ------------------------------------------------------------------------------------
 
 
+def renamed_members(defs):
+    """The (name, scope) keys of the reference's members that a renamed scope kept: a scope only
+    the reference has whose members (name, kind) share more than half of each side's with a
+    scope only the base has (the one sharing most)."""
+    members = {"B": defaultdict(set), "R": defaultdict(set)}
+    for (side, _), ds in defs.items():
+        for name, tail, kind, *_ in ds:
+            if tail:
+                members[side][tail].add((name, kind))
+    base_only = [t for t in members["B"] if t not in members["R"]]
+    kept = set()
+    for tail, ours in members["R"].items():
+        if tail in members["B"]:
+            continue
+        shares = [(len(ours & members["B"][b]), b) for b in base_only]
+        shares = [(n, b) for n, b in shares if 2 * n > len(ours) and 2 * n > len(members["B"][b])]
+        if shares:
+            _, b = max(shares)
+            kept |= {(name, tail) for name, kind in ours & members["B"][b]}
+    return kept
+
+
 def patch_of(task):
     for key in ("patch", "fix_patch", "feature_patch"):
         if task.get(key):
@@ -303,6 +327,7 @@ def measure(task, record, blobs, scratch, h_is_cpp):
             files[("R", f["new"])] = (lang, after)
     defs = ctags_defs(files, scratch)
     at_base = {(name, tail) for (side, _), ds in defs.items() if side == "B" for name, tail, *_ in ds}
+    at_base |= renamed_members(defs)
     base_names = {name for name, _ in at_base}
     tests = added_lines(task.get("test_patch", ""))
     first_use = {}
