@@ -154,7 +154,15 @@ fn collect<'a>(
         defines: Default::default(),
         aliases: Default::default(),
     };
-    for changed in changed_files(db, task, defining) {
+    let defining = changed_files(db, task, defining);
+    // Every changed file at R first (each is read below anyway): a file of B read as another's
+    // sibling (every header of a change that respells their namespaces) is then a second
+    // version, parsed from its R tree and keeping none, where reading it first would keep its
+    // tree until its own R is read.
+    for changed in &defining {
+        file_index(db, changed.file);
+    }
+    for changed in defining {
         for def in new_definitions(db, task, &changed, direction, &sites) {
             if direction == Direction::TestToCode && !test_side_can_define(def.kind) {
                 continue;
