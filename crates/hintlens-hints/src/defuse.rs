@@ -884,7 +884,18 @@ fn string_path_uses(value: &str, span: hintlens_syntax::Span) -> Vec<Use> {
 mod tests {
     use super::*;
     use crate::test_support::snapshot;
-    use hintlens_snapshot::{NoBlobs, changes_between};
+    use hintlens_snapshot::{NoBlobs, Snapshot, changes_between};
+
+    /// DefUse's qualified names for a Go change from `base` to `reference` (`_test.go` files are
+    /// the tests), both read on demand.
+    fn go_selection(db: &hintlens_db::Database, base: &Snapshot, reference: &Snapshot) -> Vec<String> {
+        let (code, test) = changes_between(base, reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
+        let (base, reference) =
+            (db.snapshot_on_demand(base, Box::new(NoBlobs)), db.snapshot_on_demand(reference, Box::new(NoBlobs)));
+        let task =
+            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
+        select(db, &task).into_iter().map(|id| id.qualified_name).collect()
+    }
 
     /// A Go struct's fields are keywords of its composite literals, and no callable takes its
     /// keywords from a type in Go: a key of another type's literal (`options{Timeout: 2}`) does
@@ -912,12 +923,7 @@ mod tests {
             ]
             .concat(),
         );
-        let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
-        let (base, reference) =
-            (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-        let task =
-            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
-        let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+        let selected = go_selection(&db, &base, &reference);
         assert_eq!(selected, ["app.Config.Timeout"]);
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test: none of the files using Config");
     }
@@ -953,8 +959,7 @@ type Exporter int
 
 func (e Exporter) String() string { return \"\" }
 
-\
-                        func (e Exporter) Endpoint() string { return \"\" }
+func (e Exporter) Endpoint() string { return \"\" }
 
 func (e Exporter) Headers() int { return 0 }
 ";
@@ -979,12 +984,7 @@ func TestExporter() {
 ",
             ),
         ]);
-        let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
-        let (base, reference) =
-            (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-        let task =
-            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
-        let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+        let selected = go_selection(&db, &base, &reference);
         assert_eq!(selected, ["app.Exporter", "app.Exporter.String", "app.Exporter.Endpoint", "app.Exporter.Headers"]);
         assert_eq!(*parsed.lock().unwrap(), 4, "backend.go at B and R, other.go at R, and the test");
     }
@@ -1007,12 +1007,7 @@ func TestExporter() {
             ),
             ("app/config_test.go", &format!("{test_at_base}\nfunc TestReload() {{\n\t_ = Reload()\n}}\n")),
         ]);
-        let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.ends_with("_test.go")).unwrap();
-        let (base, reference) =
-            (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-        let task =
-            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
-        let selected: Vec<String> = select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+        let selected = go_selection(&db, &base, &reference);
         assert_eq!(selected, ["app.Reload"]);
         assert_eq!(*parsed.lock().unwrap(), 3, "config.go at B and R, and the test at R only");
     }
