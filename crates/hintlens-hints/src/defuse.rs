@@ -288,19 +288,22 @@ fn new_definitions<'a>(
         }
     }
     let at_base = changed.at_base_for(db, |id| wanted[id as usize]);
-    let qualified: Vec<String> =
-        index.definitions.iter().map(|d| qualified_name(db, path, file, &d.local_name)).collect();
+    // Only candidates, their callables and their keyword owners need qualified names.
+    let qualified = |i: usize| qualified_name(db, path, file, &index.definitions[i].local_name);
     let mut out = Vec::new();
     for (i, d) in index.definitions.iter().enumerate() {
-        if !candidates[i] || at_base.contains(&(qualified[i].clone(), d.kind)) {
+        if !candidates[i] {
+            continue;
+        }
+        let qualified_name = qualified(i);
+        if at_base.contains(&(qualified_name.clone(), d.kind)) {
             continue;
         }
         let parent = d.parent.map(|p| (p, index.definition(p)));
         // A parameter is news only when its callable is not: a new callable's parameters are
         // part of its signature already.
         if d.kind == DefKind::Parameter {
-            let callable_existed =
-                parent.is_some_and(|(p, pd)| at_base.contains(&(qualified[p as usize].clone(), pd.kind)));
+            let callable_existed = parent.is_some_and(|(p, pd)| at_base.contains(&(qualified(p as usize), pd.kind)));
             if !callable_existed {
                 continue;
             }
@@ -310,7 +313,7 @@ fn new_definitions<'a>(
         let mut takers_of = None;
         if let Some(owner) = owner {
             let owner_name = &index.definition(owner).name;
-            keyword_owners.push((owner_name.clone(), qualified[owner as usize].clone()));
+            keyword_owners.push((owner_name.clone(), qualified(owner as usize)));
             if d.constructor_keyword && frontend.keywords_from_types() {
                 takers_of = Some(owner_name.clone());
             }
@@ -320,7 +323,7 @@ fn new_definitions<'a>(
             name: d.name.clone(),
             special: frontend.is_special(d),
             kind: d.kind,
-            qualified_name: qualified[i].clone(),
+            qualified_name,
             path: path.to_owned(),
             file,
             keyword_owners,
