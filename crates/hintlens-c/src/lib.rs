@@ -198,9 +198,12 @@ macro_rules! shared_answers {
             def.name == "main" || def.name.starts_with('~') || def.name.starts_with("operator")
         }
 
-        /// A type position names a type (or a macro standing for one).
+        /// A type position names a type (or a macro standing for one); a file is named only by
+        /// an `#include` (a bare `std_fs` is a namespace or a variable, never the header
+        /// `std_fs.hpp`).
         fn use_can_reach(&self, def: DefKind, use_: UseKind) -> bool {
             match use_ {
+                _ if def == DefKind::File => use_ == UseKind::Import,
                 UseKind::Type | UseKind::Instantiation | UseKind::Base => def.is_type() || is_type_like(def),
                 _ => true,
             }
