@@ -33,6 +33,7 @@
 
 mod directives;
 mod macro_lines;
+mod namespaces;
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect as Lexical};

@@ -119,6 +119,8 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
         b,
         cpp,
         prefix: Vec::new(),
+        namespace_prefix: Vec::new(),
+        lexical: root.has_error().then(|| crate::namespaces::namespaces(src)),
         anonymous: false,
         class: None,
         in_body: false,
@@ -160,6 +162,11 @@ struct Walk<'t> {
     cpp: bool,
     /// The enclosing namespaces' and classes' names: the prefix of a local name.
     prefix: Vec<String>,
+    /// Which of [`Walk::prefix`] are namespaces, by index.
+    namespace_prefix: Vec<usize>,
+    /// The namespaces the text's braces open, where the tree has errors: they, not the
+    /// tree's, enclose a definition ([`crate::namespaces`]).
+    lexical: Option<crate::namespaces::Namespaces>,
     /// Inside an anonymous namespace: everything declared is file-local.
     anonymous: bool,
     /// The class, struct or union whose members are being read.
@@ -279,12 +286,26 @@ impl<'t> Walk<'t> {
         }
     }
 
-    fn local_name(&self, name: &str) -> String {
-        if self.prefix.is_empty() { name.to_owned() } else { format!("{}.{name}", self.prefix.join(".")) }
+    fn local_name(&self, name: &str, at: usize) -> String {
+        let mut parts = self.scope(at);
+        parts.push(name);
+        parts.join(".")
+    }
+
+    /// The names enclosing byte `at`: [`Walk::prefix`], its namespaces the text's where the
+    /// tree has errors ([`Walk::lexical`]) — then the classes of the prefix stay the tree's.
+    fn scope(&self, at: usize) -> Vec<&str> {
+        match &self.lexical {
+            None => self.prefix.iter().map(String::as_str).collect(),
+            Some(lexical) => {
+                let classes = self.prefix.iter().enumerate().filter(|(i, _)| !self.namespace_prefix.contains(i));
+                lexical.at(at).iter().map(String::as_str).chain(classes.map(|(_, c)| c.as_str())).collect()
+            }
+        }
     }
 
     fn define(&mut self, name: Node<'t>, spelled: String, kind: DefKind, whole: Node<'t>, signature: String) -> DefId {
-        let local_name = self.local_name(&spelled);
+        let local_name = self.local_name(&spelled, name.start_byte());
         let doc = self.doc.take();
         let id = self.b.define_spelled(
             spelled,
@@ -331,20 +352,40 @@ impl<'t> Walk<'t> {
         }
         let was_anonymous = self.anonymous;
         self.anonymous |= name.is_none();
-        let depth = self.prefix.len();
+        let (depth, marks) = (self.prefix.len(), self.namespace_prefix.len());
+        // `b` of `namespace a::b` is `a`'s, wherever the text's braces say `a` stands.
+        let mut outer: Vec<String> = self.scope(node.start_byte()).into_iter().map(str::to_owned).collect();
         for part in parts {
             let spelled = self.b.text(part);
             if !self.in_body {
                 let signature = self.b.flat_text(node.start_byte(), part.end_byte());
-                self.define(part, spelled.clone(), DefKind::Namespace, node, signature);
+                let doc = self.doc.take();
+                let local_name = [outer.as_slice(), std::slice::from_ref(&spelled)].concat().join(".");
+                let span = hintlens_tree::span_of(node);
+                let id = self.b.define_spelled(
+                    spelled.clone(),
+                    part,
+                    local_name,
+                    DefKind::Namespace,
+                    span,
+                    signature,
+                    self.class,
+                    doc,
+                );
+                if self.anonymous && !self.in_class {
+                    self.b.index.definitions[id as usize].file_local = true;
+                }
             }
             self.namespaces.insert(spelled.clone());
-            self.prefix.push(spelled);
+            self.namespace_prefix.push(self.prefix.len());
+            self.prefix.push(spelled.clone());
+            outer.push(spelled);
         }
         if let Some(body) = field(node, g.f_body) {
             self.members(body);
         }
         self.prefix.truncate(depth);
+        self.namespace_prefix.truncate(marks);
         self.anonymous = was_anonymous;
     }
 
@@ -402,11 +443,12 @@ impl<'t> Walk<'t> {
         }
         let end = field(node, g.f_parameters).unwrap_or(name).end_byte();
         let signature = self.b.flat_text(node.start_byte(), end);
-        let (class, prefix) = (self.class.take(), std::mem::take(&mut self.prefix));
+        // A macro is no namespace's.
+        let (class, prefix, lexical) = (self.class.take(), std::mem::take(&mut self.prefix), self.lexical.take());
         let spelled = self.b.text(name);
         self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
         self.define(name, spelled, DefKind::Macro, node, signature);
-        (self.class, self.prefix) = (class, prefix);
+        (self.class, self.prefix, self.lexical) = (class, prefix, lexical);
         self.in_scope(ScopeKind::Function, |s| {
             if let Some(parameters) = field(node, g.f_parameters) {
                 for p in named_children(parameters).filter(|p| s.kinds.of(*p) == K::Identifier) {
@@ -830,7 +872,7 @@ impl<'t> Walk<'t> {
             let test = field(test, g.f_type).unwrap_or(test);
             let suite_name = field(suite, g.f_type).map_or(suite_name, |t| self.b.text(t));
             let test_name = self.b.text(test);
-            let local = self.local_name(&format!("{suite_name}.{test_name}"));
+            let local = self.local_name(&format!("{suite_name}.{test_name}"), node.start_byte());
             let doc = self.doc.take();
             let id = self.b.define_spelled(
                 test_name,
@@ -908,9 +950,9 @@ impl<'t> Walk<'t> {
         let local_name = match parent {
             Some(p) => format!("{}.{spelled}", self.b.index.definition(p).local_name),
             None => {
-                let mut parts = self.prefix.clone();
-                parts.extend(scopes);
-                parts.push(spelled.clone());
+                let mut parts = self.scope(n.start_byte());
+                parts.extend(scopes.iter().map(String::as_str));
+                parts.push(&spelled);
                 parts.join(".")
             }
         };
