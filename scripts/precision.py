@@ -24,7 +24,17 @@ The extractor's names of a task:
      between two changed files is not new); a scope the base lacks whose members (name, kind)
      are more than half those of a scope the reference lacks, and the other way round, is that
      scope renamed, and the members the two share are not new (`IDNumber` -> `IdNumber`);
-  4. used = the new names that occur as a word on a line the test patch adds.
+  4. a code file the patch adds is a `file` definition named by its stem (its directory's name
+     for `__init__.py` and `index.*`) in the languages whose tests name files by path (C, C++,
+     JavaScript, Python, Ruby, Rust, TypeScript);
+  5. used = the new names that occur as a word of code on a line the test patch adds to a file
+     of a language above (`--uses code`, the default): not in a comment, nor in a string
+     literal unless the literal is a name or a path of names (`"CreateFlag"`, `'pkg.mod.f'`,
+     `"../src/foo"`; the code of an f-string's or template's `{…}` is code), and not a name
+     the test file declares itself (a function or method it defines, a local it binds with
+     `let`/`const`/`var`/`:=`) unless it follows `.`, `->` or `::`; Ruby's names may end in
+     `?` or `!`. `--uses words` takes every word of every added line instead, as
+     this script did first.
 hintlens's names are the `code->test` identifiers of the `defuse` selection. Both are compared as
 (language, name) pairs per task; the language of a name is ctags's language of its file.
 
@@ -70,6 +80,25 @@ SKIP_KINDS = {
 # around `=`, as against an assignment), or a key of a dict of keywords (`{'regex': 'x'}`).
 KEYWORD = re.compile(r"""(?:^|[(,])\s*([A-Za-z_]\w*)=(?!=)|['"]([A-Za-z_]\w*)['"]\s*:""")
 WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+RUBY_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[?!]?")
+# A string literal that is a name, or a path of names (`a.b`, `a::b`, `a/b`, `../a/b`).
+NAME_LITERAL = re.compile(r"^(?:\.{1,2}/)*[A-Za-z_$][\w$]*(?:(?:\.|::|/|\\|-)[A-Za-z_$][\w$]*)*(?:\.\w+)?$")
+# The languages whose tests name a file by its path, so that a file the change adds is a name.
+FILE_LANGUAGES = {"C", "C++", "JavaScript", "Python", "Ruby", "Rust", "TypeScript"}
+# Comment syntax: (line comment openers, block comment (open, close) pairs).
+COMMENTS = {
+    "Python": (["#"], [('"""', '"""'), ("'''", "'''")]),
+    "Ruby": (["#"], [("=begin", "=end")]),
+    "PHP": (["//", "#"], [("/*", "*/")]),
+}
+C_COMMENTS = (["//"], [("/*", "*/")])
+# Declarations of a name a test file makes its own (see `code_words`).
+DECLARES = [
+    re.compile(r"\b(?:func|def|function|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*[?!]?)"),
+    re.compile(r"\b(?:public|private|protected|override)\b[^=;(){}]*?\b([A-Za-z_$][\w$]*)\s*\("),
+    re.compile(r"\b(?:let|const|var)\s+(?:mut\s+)?([A-Za-z_$][\w$]*)"),
+    re.compile(r"(?:^|[\s(])([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:="),
+]
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
@@ -176,6 +205,72 @@ def added_lines(text):
         elif line.startswith(" "):
             line_no += 1
     return out
+
+
+def code_words(lang, lines):
+    """[(line number, text, words)] of one file's added lines [(number, text)]: the words of
+    code, as `--uses code` reads them (see the module's doc). A block comment or a Python
+    docstring open at the end of a line stays open on the next added line if it follows at
+    once."""
+    line_comments, blocks = COMMENTS.get(lang, C_COMMENTS)
+    word = RUBY_WORD if lang == "Ruby" else WORD
+    out = []
+    open_block, last = None, None
+    for no, text in lines:
+        if last is None or no != last + 1:
+            open_block = None
+        last = no
+        code = []
+        i = 0
+        n = len(text)
+        while i < n:
+            if open_block is not None:
+                end = text.find(open_block, i)
+                if end < 0:
+                    i = n
+                    break
+                i = end + len(open_block)
+                open_block = None
+                continue
+            rest = text[i:]
+            if any(rest.startswith(c) for c in line_comments) and not (lang == "PHP" and rest.startswith("#[")):
+                break
+            block = next((b for b in blocks if rest.startswith(b[0])), None)
+            if block and not (lang == "Ruby" and i > 0):
+                open_block = block[1]
+                i += len(block[0])
+                continue
+            c = text[i]
+            if c in "\"'`" and not (c == "'" and lang == "Rust" and not re.match(r"'(\\.|[^'\\])'", rest)):
+                # A string literal (one line): its text if it is a name, its `{…}` code if it
+                # interpolates, else nothing.
+                j = i + 1
+                while j < n and text[j] != c:
+                    j += 2 if text[j] == "\\" else 1
+                body = text[i + 1:j]
+                prefix = re.search(r"[A-Za-z]*$", text[:i]).group(0).lower()
+                if NAME_LITERAL.match(body):
+                    code.append(" " + body.replace("/", " ").replace(".", " ") + " ")
+                elif c == "`" or (lang == "Python" and "f" in prefix) or (lang == "Ruby" and c == '"'):
+                    code.extend(f" {inner} " for inner in re.findall(r"\{([^{}]*)\}", body))
+                code.append(" ")
+                i = j + 1
+                continue
+            code.append(c)
+            i += 1
+        out.append((no, text, "".join(code)))
+    # A name the file declares itself (a function or method it defines, a local it binds) is
+    # its own where it stands bare: a fake's `func (m *mock) CreateFlag(…)`, `store := …`.
+    own = {m.group(1) for _, _, code in out for pattern in DECLARES for m in pattern.finditer(code)}
+    words = []
+    for no, text, code in out:
+        found = []
+        for m in word.finditer(code):
+            member = code[:m.start()].rstrip()[-1:] in (".", ">", ":")
+            if m.group(0) not in own or member:
+                found.append(m.group(0))
+        words.append((no, text, found))
+    return words
 
 
 # --- git -----------------------------------------------------------------------------------------
@@ -298,7 +393,7 @@ def patch_of(task):
     return ""
 
 
-def measure(task, record, blobs, scratch, h_is_cpp):
+def measure(task, record, blobs, scratch, h_is_cpp, uses="code"):
     """(extractor's {(lang, name): where}, hintlens's {(lang, name): where}, languages, test words)."""
     base = task["base_commit"]
     code = [f for f in parse_patch(patch_of(task)) if not f["binary"]]
@@ -330,9 +425,19 @@ def measure(task, record, blobs, scratch, h_is_cpp):
     at_base |= renamed_members(defs)
     base_names = {name for name, _ in at_base}
     tests = added_lines(task.get("test_patch", ""))
+    if uses == "code":
+        by_file = defaultdict(list)
+        for path, no, text in tests:
+            if lang_of(path) is not None:
+                by_file[path].append((no, text))
+        tests = [(path, no, text) for path, lines in by_file.items() for no, text in lines]
+        worded = [(path, no, text, words) for path, lines in by_file.items()
+                  for no, text, words in code_words(lang_of(path), lines)]
+    else:
+        worded = [(path, no, text, WORD.findall(text)) for path, no, text in tests]
     first_use = {}
-    for path, no, text in tests:
-        for w in WORD.findall(text):
+    for path, no, text, words in worded:
+        for w in words:
             first_use.setdefault(w, f"{path}:{no}: {text.strip()[:100]}")
     keywords = {m.group(1) or m.group(2) for _, _, text in tests for m in KEYWORD.finditer(text)}
     extractor = {}
@@ -347,6 +452,16 @@ def measure(task, record, blobs, scratch, h_is_cpp):
             if kind == "parameter" and (tail not in base_names or name not in keywords):
                 continue
             extractor.setdefault((lang, name), f"{path}:{line} {kind} {tail + '::' if tail else ''}{name}")
+    if uses == "code":
+        for f in code:
+            lang = lang_of(f["new"])
+            if f["old"] or not f["new"] or lang not in FILE_LANGUAGES:
+                continue
+            stem = os.path.splitext(os.path.basename(f["new"]))[0]
+            if stem in ("__init__", "index", "mod"):
+                stem = os.path.basename(os.path.dirname(f["new"]))
+            if stem in first_use and (stem, "") not in at_base:
+                extractor.setdefault((lang, stem), f"{f['new']}:1 file {stem}")
     lang_by_path = {path: lang for (side, path), (lang, _) in files.items()}
     hintlens = {}
     for ident in record.get("selections", {}).get("defuse", []):
@@ -372,6 +487,8 @@ def main():
     p.add_argument("--results", help="read DIR/NAME.jsonl instead of running the batch")
     p.add_argument("--sample", type=int, default=0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--uses", choices=["code", "words"], default="code",
+                   help="what of the test patch's added lines is a use (see above)")
     a = p.parse_args()
     version = ensure_ctags()
     print(f"extractor: {version}", file=sys.stderr)
@@ -423,7 +540,7 @@ def main():
                 print(f"precision: no repository for {t['repo']} under {a.repos}", file=sys.stderr)
                 continue
             blobs = blobs_by_repo.get(gd) or blobs_by_repo.setdefault(gd, Blobs(gd))
-            ex, hl, langs, uses = measure(t, r, blobs, scratch, t["repo"] in cpp_repos)
+            ex, hl, langs, uses = measure(t, r, blobs, scratch, t["repo"] in cpp_repos, a.uses)
             for l in langs:
                 totals[l]["tasks"] += 1
             for key in set(ex) | set(hl):
