@@ -21,18 +21,20 @@ The extractor's names of a task:
      the last segment of its scope (`adl_serializer` for `nlohmann::adl_serializer::from_json`),
      so that a change in how an outer scope is spelled does not make a definition new;
   3. new = a key at the reference that no changed file has at the base (a definition moved
-     between two changed files is not new); a scope the base lacks whose members (name, kind)
+     between two changed files is not new), and no namespace (C++) or module (Ruby) that a
+     line of any file at the base opens (`git grep`); a scope the base lacks whose members (name, kind)
      are more than half those of a scope the reference lacks, and the other way round, is that
      scope renamed, and the members the two share are not new (`IDNumber` -> `IdNumber`);
   4. a code file the patch adds is a `file` definition named by its stem (its directory's name
      for `__init__.py` and `index.*`) in the languages whose tests name files by path (C, C++,
-     JavaScript, Python, Ruby, Rust, TypeScript);
+     JavaScript, Python, Ruby, Rust, TypeScript), and a Go file the patch adds to a directory
+     with no Go file at the base a `package` named by the directory;
   5. used = the new names that occur as a word of code on a line the test patch adds to a file
      of a language above (`--uses code`, the default): not in a comment, nor in a string
      literal unless the literal is a name or a path of names (`"CreateFlag"`, `'pkg.mod.f'`,
      `"../src/foo"`; the code of an f-string's or template's `{…}` is code), and not a name
      the test file declares itself (a function or method it defines, a local it binds with
-     `let`/`const`/`var`/`:=`) unless it follows `.`, `->` or `::`; Ruby's names may end in
+     `let`/`const`/`var`/`:=`, the package of a Go file's `package` clause) unless it follows `.`, `->` or `::`; Ruby's names may end in
      `?` or `!`. `--uses words` takes every word of every added line instead, as
      this script did first.
 hintlens's names are the `code->test` identifiers of the `defuse` selection. Both are compared as
@@ -92,12 +94,20 @@ COMMENTS = {
     "PHP": (["//", "#"], [("/*", "*/")]),
 }
 C_COMMENTS = (["//"], [("/*", "*/")])
+# The lines that open a scope of a name at the base, per (language, ctags kind).
+REOPENED = {
+    ("C++", "namespace"): r"^\s*(inline\s+)?namespace\s+([A-Za-z_]\w*::)*{}\b",
+    ("Ruby", "module"): r"^\s*module\s+([A-Z]\w*::)*{}\b",
+}
+TYPE_DECLARATION = re.compile(r"\b(?:class|struct|union|enum|interface|trait|namespace|module)\s+([A-Za-z_]\w*)\b")
 # Declarations of a name a test file makes its own (see `code_words`).
 DECLARES = [
     re.compile(r"\b(?:func|def|function|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*[?!]?)"),
     re.compile(r"\b(?:public|private|protected|override)\b[^=;(){}]*?\b([A-Za-z_$][\w$]*)\s*\("),
     re.compile(r"\b(?:let|const|var)\s+(?:mut\s+)?([A-Za-z_$][\w$]*)"),
     re.compile(r"(?:^|[\s(])([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:="),
+    # The package a Go test file stands in is where it is, not a name it uses.
+    re.compile(r"^\s*package\s+(\w+)\s*$"),
 ]
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -262,6 +272,12 @@ def code_words(lang, lines):
     # A name the file declares itself (a function or method it defines, a local it binds) is
     # its own where it stands bare: a fake's `func (m *mock) CreateFlag(…)`, `store := …`.
     own = {m.group(1) for _, _, code in out for pattern in DECLARES for m in pattern.finditer(code)}
+    # A type or namespace it declares (`struct adl_serializer;` of a vendored copy of the
+    # library); not a C++ specialization, which names the template (`struct locking<T>`).
+    for _, _, code in out:
+        for m in TYPE_DECLARATION.finditer(code):
+            if not (lang in ("C", "C++") and code[m.end():].lstrip().startswith("<")):
+                own.add(m.group(1))
     words = []
     for no, text, code in out:
         found = []
@@ -280,6 +296,8 @@ class Blobs:
     """`git cat-file --batch` on one repository, kept open."""
 
     def __init__(self, git_dir):
+        self.git_dir = git_dir
+        self.grepped = {}
         self.proc = subprocess.Popen(["git", "--git-dir", git_dir, "cat-file", "--batch"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
@@ -293,6 +311,21 @@ class Blobs:
         data = self.proc.stdout.read(size)
         self.proc.stdout.read(1)
         return data.decode("utf-8", "replace")
+
+    def declares(self, commit, pattern):
+        """Whether a file of `commit` holds a line matching the extended regex `pattern`."""
+        key = (commit, pattern)
+        if key not in self.grepped:
+            res = subprocess.run(["git", "--git-dir", self.git_dir, "grep", "-q", "-E", pattern, commit],
+                                 capture_output=True)
+            self.grepped[key] = res.returncode == 0
+        return self.grepped[key]
+
+    def listing(self, commit, directory):
+        """The names of the files `directory` holds at `commit` (none if it is missing)."""
+        res = subprocess.run(["git", "--git-dir", self.git_dir, "ls-tree", "--name-only", f"{commit}:{directory}"],
+                             capture_output=True, text=True)
+        return res.stdout.split() if res.returncode == 0 else []
 
     def close(self):
         self.proc.stdin.close()
@@ -447,6 +480,11 @@ def measure(task, record, blobs, scratch, h_is_cpp, uses="code"):
         for name, tail, kind, line, lang in ds:
             if (name, tail) in at_base or name not in first_use:
                 continue
+            # A scope any file of the base opens (a C++ namespace, a Ruby module, which every
+            # file of a library reopens) is no new one.
+            reopened = REOPENED.get((lang, kind))
+            if reopened and blobs.declares(base, reopened.format(re.escape(name))):
+                continue
             # A new callable's parameters are its signature, not names of their own; a
             # parameter is used as a keyword (`name=`, or a `'name':` of a dict of keywords).
             if kind == "parameter" and (tail not in base_names or name not in keywords):
@@ -462,12 +500,19 @@ def measure(task, record, blobs, scratch, h_is_cpp, uses="code"):
                 stem = os.path.basename(os.path.dirname(f["new"]))
             if stem in first_use and (stem, "") not in at_base:
                 extractor.setdefault((lang, stem), f"{f['new']}:1 file {stem}")
+        # A Go package is a directory: new where B had no Go file in it.
+        for directory in {os.path.dirname(f["new"]) for f in code if f["new"] and not f["old"] and lang_of(f["new"]) == "Go"}:
+            name = os.path.basename(directory)
+            if name in first_use and not any(n.endswith(".go") for n in blobs.listing(base, directory or ".")):
+                extractor.setdefault(("Go", name), f"{directory}:1 package {name}")
     lang_by_path = {path: lang for (side, path), (lang, _) in files.items()}
     hintlens = {}
     for ident in record.get("selections", {}).get("defuse", []):
         if ident.get("direction") != "code->test":
             continue
-        lang = lang_by_path.get(ident["path"]) or lang_of(ident["path"]) or "other"
+        # A package's path is its directory: the language of the changed files in it.
+        in_dir = next((l for p, l in lang_by_path.items() if os.path.dirname(p) == ident["path"]), None)
+        lang = lang_by_path.get(ident["path"]) or lang_of(ident["path"]) or in_dir or "other"
         ev = ident.get("evidence", [])
         use = f"{ev[0]['path']}:{ev[0]['line']}" if ev else ""
         hintlens.setdefault((lang, ident["name"]),
