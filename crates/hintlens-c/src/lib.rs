@@ -25,6 +25,8 @@
 //! - Designated initializers (`.flags = 1`) and constructor member initializers (`: size_(n)`)
 //!   are uses of the field by name, like any member access.
 //! - Macro bodies are read as tokens: each identifier is a use (a parameter is the macro's own).
+//!   A `#define` uses its own name as well (a test configuring a library's macro), except a
+//!   default under `#ifndef` of that name.
 //! - A macro alone on its line between declarations (`FMT_EXPORT`, `NLOHMANN_DEFINE_TYPE_INTRUSIVE(T, a)`
 //!   with no `;`) is read apart from the grammar, as a use (`macro_lines`); `NAME(args);` with no
 //!   type, not a constructor, is a macro call, not a declaration.

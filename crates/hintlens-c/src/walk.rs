@@ -446,6 +446,13 @@ impl<'t> Walk<'t> {
         // A macro is no namespace's.
         let (class, prefix, lexical) = (self.class.take(), std::mem::take(&mut self.prefix), self.lexical.take());
         let spelled = self.b.text(name);
+        // Defining a macro another file defines too configures that one (a test's `#define
+        // NLOHMANN_JSON_NAMESPACE_NO_VERSION 1` before an include, against the header's
+        // `#ifndef` default): the name is used as well as defined, looked up beyond the file.
+        // The default itself, under `#ifndef` of its own name, configures nothing.
+        if guarded.is_none_or(|guard| self.b.bytes(guard) != self.b.bytes(name)) {
+            self.b.use_bound(name, UseKind::Name, None, Some(Binding::Free));
+        }
         self.b.scopes.bind_in(MODULE, spelled.as_bytes(), Binding::Definition);
         self.define(name, spelled, DefKind::Macro, node, signature);
         (self.class, self.prefix, self.lexical) = (class, prefix, lexical);
