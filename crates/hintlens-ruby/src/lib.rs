@@ -16,7 +16,8 @@
 //! - Every member access is a call: `obj.name` and `obj.name = v` (a use of `name=`).
 //! - Symbols and strings naming methods are uses of them: `send(:x)`, `public_send`,
 //!   `respond_to?(:x)`, `method(:x)`, RSpec's `receive(:x)`, `have_received(:x)`,
-//!   `instance_double(T, x: …)`, `receive_messages(x: …)`, `&:x`, and `describe "#x"`.
+//!   `instance_double(T, x: …)`, `receive_messages(x: …)`, `&:x`, and `describe "#x"`. A symbol
+//!   spelling a constant (`:Deprecator`, `%i[Deprecator]`) is a use of that constant.
 //! - `require "shop/cart"` and `require_relative "../lib/shop/cart"` are uses of the file they
 //!   load: a module is a file's path without its extension (`lib.shop.cart`), matched by suffix,
 //!   so `lib/` (or any directory) on the load path needs no configuration.

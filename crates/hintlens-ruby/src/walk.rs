@@ -226,7 +226,15 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                 }
             }
             K::String => self.string(node),
-            K::Symbol | K::Parameters | K::Destructure => {}
+            // A symbol spelling a constant names it (`%i[Deprecator Dog]` of classes a test
+            // skips, `const_get(:Deprecator)`): a class or module is never a hash's key.
+            K::Symbol => {
+                if let Some(spelled) = self.symbol(node).filter(|s| is_constant_name(s)) {
+                    let span = symbol_span(&self.b, node);
+                    self.b.use_spelled(spelled, span, UseKind::Name, None, None);
+                }
+            }
+            K::Parameters | K::Destructure => {}
             K::Pair => {
                 // `:key => v` and `key: v` in a hash: the key names nothing.
                 let key = field(node, g.f_key);
@@ -885,6 +893,11 @@ impl<'t> Walk<'t> {
             self.visit_children(child);
         }
     }
+}
+
+/// Whether `name` is a constant's name as a symbol spells it: `Deprecator`, `HTML`.
+fn is_constant_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Whether `name` can be a method's name as symbols spell it: `total`, `valid?`, `save!`,
