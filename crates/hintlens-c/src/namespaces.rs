@@ -97,14 +97,19 @@ pub(crate) fn namespaces(text: &[u8]) -> Namespaces {
             // After a digit, C++14's digit separator (`1'000`).
             b'\'' if i > 0 && text[i - 1].is_ascii_digit() => i += 1,
             b'\'' => i = literal_end(text, i + 1, b'\''),
+            // Only a named namespace's brace changes the names: the others are not recorded.
             b'{' => {
-                stack.push(pending.take().unwrap_or_default());
-                record(&mut out, i + 1, &stack);
+                let frame = pending.take().unwrap_or_default();
+                let names = !frame.is_empty();
+                stack.push(frame);
+                if names {
+                    record(&mut out, i + 1, &stack);
+                }
                 i += 1;
             }
             b'}' => {
                 pending = None;
-                if stack.pop().is_some() {
+                if stack.pop().is_some_and(|frame| !frame.is_empty()) {
                     record(&mut out, i, &stack);
                 }
                 i += 1;
