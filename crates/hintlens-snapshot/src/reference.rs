@@ -400,6 +400,13 @@ impl Patched {
         self.lines += 1;
     }
 
+    /// Keeps `count` consecutive lines of the old content, `bytes`, in one copy.
+    fn keep_run(&mut self, bytes: &[u8], count: usize) {
+        self.content.extend_from_slice(bytes);
+        self.map.extend((self.lines..self.lines + count as u32).map(Some));
+        self.lines += count as u32;
+    }
+
     fn insert(&mut self, line: &[u8]) {
         self.content.extend_from_slice(line);
         self.added.push(self.lines);
@@ -432,21 +439,30 @@ fn apply_hunks(content: &[u8], hunks: &[Hunk], eol: EolMatch) -> Result<Patched,
         EolMatch::Exact => a == b,
         EolMatch::IgnoringCr => without_eol(a) == without_eol(b) && a.ends_with(b"\n") == b.ends_with(b"\n"),
     };
-    let old: Vec<&[u8]> = split_lines(content).collect();
+    // Where each old line starts, and the end: the unchanged runs between hunks are copied
+    // whole (most of a large file a task changes in a few places).
+    let mut starts: Vec<usize> =
+        std::iter::once(0).chain(memchr::memchr_iter(b'\n', content).map(|at| at + 1)).collect();
+    if starts.last() != Some(&content.len()) {
+        starts.push(content.len());
+    }
+    let lines = starts.len() - 1;
+    let old = |i: usize| (i < lines).then(|| &content[starts[i]..starts[i + 1]]);
+    let run = |from: usize, to: usize| &content[starts[from]..starts[to]];
     let mut out = Patched {
         content: Vec::with_capacity(content.len()),
         added: Vec::new(),
-        map: Vec::with_capacity(old.len()),
+        map: Vec::with_capacity(lines),
         lines: 0,
     };
     let mut pos = 0;
     for (index, hunk) in hunks.iter().enumerate() {
         // With no old lines, the start names the line after which to insert.
         let start = if hunk.old_len == 0 { hunk.old_start } else { hunk.old_start - 1 } as usize;
-        if start > old.len() {
+        if start > lines {
             return Err(HunkFailure {
                 hunk: index,
-                line: old.len() as u32 + 1,
+                line: lines as u32 + 1,
                 expected: hunk.lines.iter().find_map(|line| match line {
                     Line::Context(text) | Line::Delete(text) => Some(text.clone()),
                     Line::Insert(_) => None,
@@ -454,24 +470,22 @@ fn apply_hunks(content: &[u8], hunks: &[Hunk], eol: EolMatch) -> Result<Patched,
                 found: None,
             });
         }
-        for line in &old[pos..start] {
-            out.keep(line);
-        }
+        out.keep_run(run(pos, start), start - pos);
         pos = start;
         for line in &hunk.lines {
             match line {
                 Line::Context(text) | Line::Delete(text) => {
-                    if !old.get(pos).is_some_and(|line| same(line, text)) {
+                    let Some(found) = old(pos).filter(|line| same(line, text)) else {
                         return Err(HunkFailure {
                             hunk: index,
                             line: pos as u32 + 1,
                             expected: Some(text.clone()),
-                            found: old.get(pos).map(|line| line.to_vec()),
+                            found: old(pos).map(|line| line.to_vec()),
                         });
-                    }
+                    };
                     match line {
                         // Keep the file's own bytes, which differ from the patch's when ignoring CRs.
-                        Line::Context(_) => out.keep(old[pos]),
+                        Line::Context(_) => out.keep(found),
                         _ => out.map.push(None),
                     }
                     pos += 1;
@@ -487,8 +501,6 @@ fn apply_hunks(content: &[u8], hunks: &[Hunk], eol: EolMatch) -> Result<Patched,
             }
         }
     }
-    for line in &old[pos..] {
-        out.keep(line);
-    }
+    out.keep_run(run(pos, lines), lines - pos);
     Ok(out)
 }
