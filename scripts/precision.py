@@ -632,7 +632,7 @@ def main():
         with open(os.path.join(a.out, "sample.tsv"), "w") as f:
             f.write("judgement\t" + header)
             for lang in LANGUAGES + ["other"]:
-                mine = [d for d in disagreements if d[0] == lang]
+                mine = [d for d in sorted(disagreements) if d[0] == lang]
                 for d in rng.sample(mine, min(a.sample, len(mine))):
                     f.write("\t" + "\t".join(d) + "\n")
         print(f"sample of {a.sample} per language in {os.path.join(a.out, 'sample.tsv')}", file=sys.stderr)
