@@ -306,6 +306,19 @@ impl<'t> Walk<'t> {
 
     fn define(&mut self, name: Node<'t>, spelled: String, kind: DefKind, whole: Node<'t>, signature: String) -> DefId {
         let local_name = self.local_name(&spelled, name.start_byte());
+        self.define_as(name, spelled, local_name, kind, whole, signature)
+    }
+
+    /// [`Walk::define`] under the local name `local_name`.
+    fn define_as(
+        &mut self,
+        name: Node<'t>,
+        spelled: String,
+        local_name: String,
+        kind: DefKind,
+        whole: Node<'t>,
+        signature: String,
+    ) -> DefId {
         let doc = self.doc.take();
         let id = self.b.define_spelled(
             spelled,
@@ -359,22 +372,8 @@ impl<'t> Walk<'t> {
             let spelled = self.b.text(part);
             if !self.in_body {
                 let signature = self.b.flat_text(node.start_byte(), part.end_byte());
-                let doc = self.doc.take();
                 let local_name = [outer.as_slice(), std::slice::from_ref(&spelled)].concat().join(".");
-                let span = hintlens_tree::span_of(node);
-                let id = self.b.define_spelled(
-                    spelled.clone(),
-                    part,
-                    local_name,
-                    DefKind::Namespace,
-                    span,
-                    signature,
-                    self.class,
-                    doc,
-                );
-                if self.anonymous && !self.in_class {
-                    self.b.index.definitions[id as usize].file_local = true;
-                }
+                self.define_as(part, spelled.clone(), local_name, DefKind::Namespace, node, signature);
             }
             self.namespaces.insert(spelled.clone());
             self.namespace_prefix.push(self.prefix.len());
