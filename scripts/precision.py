@@ -34,9 +34,9 @@ The extractor's names of a task:
      literal unless the literal is a name or a path of names (`"CreateFlag"`, `'pkg.mod.f'`,
      `"../src/foo"`; the code of an f-string's or template's `{…}` is code), and not a name
      the test file declares itself (a function or method it defines, a local it binds with
-     `let`/`const`/`var`/`:=`, the package of a Go file's `package` clause) unless it follows `.`, `->` or `::`; Ruby's names may end in
-     `?` or `!`. `--uses words` takes every word of every added line instead, as
-     this script did first.
+     `let`/`const`/`var`/`:=`, a type or namespace it declares, its Go `package` clause)
+     unless it follows `.`, `->` or `::`; Ruby's names may end in `?` or `!`. `--uses words`
+     takes every word of every added line instead, as this script did first.
 hintlens's names are the `code->test` identifiers of the `defuse` selection. Both are compared as
 (language, name) pairs per task; the language of a name is ctags's language of its file.
 
