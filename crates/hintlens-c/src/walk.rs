@@ -120,7 +120,8 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
         cpp,
         prefix: Vec::new(),
         namespace_prefix: Vec::new(),
-        lexical: root.has_error().then(|| crate::namespaces::namespaces(src)),
+        // C has no namespaces to misplace.
+        lexical: (cpp && root.has_error()).then(|| crate::namespaces::namespaces(src)),
         anonymous: false,
         class: None,
         in_body: false,
