@@ -36,6 +36,7 @@
 mod directives;
 mod macro_lines;
 mod namespaces;
+mod scan;
 mod walk;
 
 use hintlens_syntax::lexical::{CStyle, Dialect as Lexical};

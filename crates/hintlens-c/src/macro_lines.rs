@@ -23,6 +23,7 @@
 //!   `NLOHMANN_DEFINE_TYPE_INTRUSIVE(…)`) or a directive (`#endif`) — not a `{` (a macro taking
 //!   a body: Catch2's `TEST_CASE("…")` with its brace below), an operator or a `,`, `;`, `)`.
 
+use crate::scan::{Directive, Token, directive, scan};
 use hintlens_syntax::scoping::{ScopeMacro, scope_ops};
 use hintlens_tree::Reading;
 use std::ops::Range;
@@ -236,72 +237,14 @@ pub(crate) fn scope_macros(text: &[u8]) -> Vec<ScopeMacro> {
     out
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Directive {
-    If,
-    Else,
-    Endif,
-}
-
-/// The conditional directive `line` is, if it is one.
-fn directive(line: &[u8]) -> Option<Directive> {
-    let line = trim(line);
-    let rest = trim(line.strip_prefix(b"#")?);
-    let word = &rest[..rest.iter().take_while(|b| b.is_ascii_alphabetic()).count()];
-    match word {
-        b"if" | b"ifdef" | b"ifndef" => Some(Directive::If),
-        b"elif" | b"elifdef" | b"elifndef" | b"else" => Some(Directive::Else),
-        b"endif" => Some(Directive::Endif),
-        _ => None,
-    }
-}
-
-/// `{` less `}` in `text`, comments, strings, characters and directives (with their continued
-/// lines) skipped.
+/// `{` less `}` in `text` ([`crate::scan`]: comments, literals and directives hold none).
 fn brace_balance(text: &[u8]) -> i64 {
     let mut balance = 0;
-    let mut i = 0;
-    let mut line_start = true;
-    while i < text.len() {
-        let c = text[i];
-        if line_start && c == b'#' {
-            // A directive, to the end of its last continued line.
-            while i < text.len() && !(text[i] == b'\n' && text[i - 1] != b'\\') {
-                i += 1;
-            }
-            continue;
-        }
-        if !c.is_ascii_whitespace() {
-            line_start = false;
-        }
-        match c {
-            b'\n' => line_start = true,
-            b'{' => balance += 1,
-            b'}' => balance -= 1,
-            b'/' if text.get(i + 1) == Some(&b'/') => {
-                while i < text.len() && text[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'/' if text.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i < text.len() && !text[i..].starts_with(b"*/") {
-                    i += 1;
-                }
-                i += 2;
-                continue;
-            }
-            quote @ (b'"' | b'\'') => {
-                i += 1;
-                while i < text.len() && text[i] != quote && text[i] != b'\n' {
-                    i += if text[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
+    scan(text, |token| match token {
+        Token::Open(_) => balance += 1,
+        Token::Close(_) => balance -= 1,
+        _ => {}
+    });
     balance
 }
 
