@@ -219,6 +219,11 @@ macro_rules! shared_answers {
             false
         }
 
+        /// A macro is expanded only where its header is included.
+        fn seen_only_through_imports(&self, def: DefKind) -> bool {
+            def == DefKind::Macro
+        }
+
         /// An include is no member of the including file.
         fn imports_are_members(&self) -> bool {
             false

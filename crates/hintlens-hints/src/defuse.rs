@@ -712,15 +712,12 @@ impl Matcher<'_, '_> {
         if self.resolver.through_wildcards(using, name, after, target) == Some(Reach::Resolved) {
             return Some((Rule::Wildcard, Resolution::Import));
         }
-        // C, C++: a file the using file includes, directly or not. A macro is seen nowhere
-        // else: the preprocessor expands only what the translation unit includes.
-        if using.frontend.is_header(using.path).is_some() {
-            if self.resolver.includes(using.path, &def.path) {
-                return Some((Rule::Import, Resolution::Import));
-            }
-            if def.kind == DefKind::Macro {
-                return None;
-            }
+        // C, C++: a file the using file includes, directly or not.
+        if using.frontend.is_header(using.path).is_some() && self.resolver.includes(using.path, &def.path) {
+            return Some((Rule::Import, Resolution::Import));
+        }
+        if using.frontend.seen_only_through_imports(def.kind) {
+            return None;
         }
         let def_index = file_index(self.db, def.file);
         let def_namespace = self.db.frontend(def.file.language(self.db)).namespace(&def.path, def_index);

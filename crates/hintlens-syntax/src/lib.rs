@@ -851,6 +851,14 @@ pub trait Frontend: Send + Sync + 'static {
         false
     }
 
+    /// Whether a definition of kind `def` is seen only by the files that import (include) the
+    /// file defining it, never by name across the namespace: C's macros, which the preprocessor
+    /// expands only in a translation unit that includes them.
+    fn seen_only_through_imports(&self, def: DefKind) -> bool {
+        let _ = def;
+        false
+    }
+
     /// Whether a [`Frontend::namespace`]'s files may lie in any directory rather than in one
     /// (Java's and Go's packages): Ruby's constants, where a class is reopened in any file
     /// (`class Shop::Cart` in `lib/shop/cart/discounts.rb`), and is new only if no file of B
