@@ -449,7 +449,7 @@ impl<'t> Walk<'t> {
         // Defining a macro another file defines too configures that one (a test's `#define
         // NLOHMANN_JSON_NAMESPACE_NO_VERSION 1` before an include, against the header's
         // `#ifndef` default): the name is used as well as defined, looked up beyond the file.
-        // The default itself, under `#ifndef` of its own name, configures nothing.
+        // The default itself, under `#ifndef` (or `#ifdef`) of its own name, configures nothing.
         if guarded.is_none_or(|guard| self.b.bytes(guard) != self.b.bytes(name)) {
             self.b.use_bound(name, UseKind::Name, None, Some(Binding::Free));
         }
