@@ -457,3 +457,61 @@ fn a_git_binary_patch_of_a_source_file_is_applied_and_its_new_function_selected(
     assert_eq!(record["selections"]["defuse"][0]["signature"], "def decode_frame(frame)");
     assert!(record.get("notes").is_none_or(|n| n.as_array().unwrap().is_empty()), "{record:#}");
 }
+
+/// An approval baseline a test patch rewrites (Catch2's `*.approved.txt`, a Go golden file) is
+/// read by nothing: its patch is not applied, so a blobless clone never fetches its base, and a
+/// hunk of it that does not match the base fails no task.
+#[test]
+fn a_baseline_the_test_patch_rewrites_is_neither_fetched_nor_read() {
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path().join("upstream");
+    std::fs::create_dir_all(&root).unwrap();
+    git(&root, &["init", "-q"]);
+    let baseline: String = (0..2000).map(|i| format!("line {i} of the report\n")).collect();
+    write(&root, "shop/cart.py", b"def total(items):\n    return sum(items)\n");
+    write(&root, "tests/baselines/report.approved.txt", baseline.as_bytes());
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-q", "-m", "base"]);
+    let base = git(&root, &["rev-parse", "HEAD"]).trim().to_owned();
+    let old_blob = git(&root, &["rev-parse", "HEAD:tests/baselines/report.approved.txt"]).trim().to_owned();
+    write(&root, "shop/cart.py", b"def total(items):\n    return sum(items)\n\n\ndef average(items):\n    return 0\n");
+    git(&root, &["add", "-A"]);
+    let patch = git(&root, &["diff", "--cached"]);
+    git(&root, &["commit", "-q", "-m", "code"]);
+    write(
+        &root,
+        "tests/test_cart.py",
+        b"from shop.cart import average\n\n\ndef test_average():\n    assert average([]) == 0\n",
+    );
+    write(&root, "tests/baselines/report.approved.txt", baseline.replace("line 7 ", "line seven ").as_bytes());
+    git(&root, &["add", "-A"]);
+    let test_patch = git(&root, &["diff", "--cached"]);
+    git(&root, &["commit", "-q", "-m", "test"]);
+    git(&root, &["config", "uploadpack.allowFilter", "true"]);
+    git(&root, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
+    let task = |test_patch: &str| {
+        json!({"instance_id": "acme__shop-9", "repo": "acme/shop", "base_commit": base, "patch": patch,
+               "test_patch": test_patch, "problem_statement": "Carts need an average."})
+    };
+    let dataset = work.path().join("tasks.jsonl");
+    std::fs::write(&dataset, format!("{}\n", task(&test_patch))).unwrap();
+
+    let clone = work.path().join("shop.git");
+    let url = format!("file://{}", root.display());
+    git(work.path(), &["clone", "-q", "--bare", "--filter=blob:none", &url, clone.to_str().unwrap()]);
+    assert!(!has_object(&clone, &old_blob), "a blobless clone has no blobs yet");
+    let (records, _) = batch(&dataset, &["--repo", &format!("acme/shop={}", clone.display())]);
+    let record = &records["acme__shop-9"];
+    assert_eq!(record["status"], "ok", "{record:#}");
+    assert_eq!(names(record), ["average"]);
+    assert!(!has_object(&clone, &old_blob), "the baseline's base version was fetched");
+    assert!(has_object(&clone, git(&root, &["rev-parse", &format!("{base}:shop/cart.py")]).trim()));
+
+    // The baseline's hunk made against another version of it: the task's answer is the same.
+    let stale = test_patch.replace("-line 7 of the report", "-line 7 of an older report");
+    assert_ne!(stale, test_patch);
+    std::fs::write(&dataset, format!("{}\n", task(&stale))).unwrap();
+    let (records, _) = batch(&dataset, &["--repo", &format!("acme/shop={}", root.display())]);
+    assert_eq!(records["acme__shop-9"]["status"], "ok", "{:#}", records["acme__shop-9"]);
+    assert_eq!(names(&records["acme__shop-9"]), ["average"]);
+}

@@ -10,7 +10,7 @@ use hintlens_hints::{
     SelectOptions, Selection, Task, TaskFields, documentation_of_changes, documentation_text, split_test_regions,
 };
 use hintlens_projection::{DescriptionProvider, Projection};
-use hintlens_snapshot::{Patch, Reference, Repository, build_reference, changes_between};
+use hintlens_snapshot::{Patch, Reference, Repository, build_reference_reading, changes_between};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::io::Write;
@@ -113,8 +113,12 @@ pub fn run_task_with(ctx: &RepoContext, spec: &TaskSpec<'_>, extras: &TaskExtras
         notes.extend(why);
         Ok(Reference { snapshot, code, test, notes })
     };
+    // What the patches do to files no task reads (approval baselines, golden files, docs) is
+    // not computed.
+    let reads = |path: &str| reads_in_reference(db, path);
     let patched = |patch: &str| {
-        build_reference(&base, &reader, patch.as_bytes(), spec.test_patch.as_bytes()).map_err(patch_error)
+        build_reference_reading(&base, &reader, patch.as_bytes(), spec.test_patch.as_bytes(), &reads)
+            .map_err(patch_error)
     };
     // Whether code and test were told apart by path (a commit's diff), which cannot see the test
     // regions of source files.
@@ -253,8 +257,18 @@ fn changed_blobs(
     changed.flat_map(|(path, entry)| [Some(entry.id), base.get(path).map(|old| old.id)]).flatten().collect()
 }
 
-/// The blobs of `base` a task with these patches may read: every file a frontend reads and
-/// every file the patches touch.
+/// Whether a task reads the file at `path` of its reference: a source file or manifest a
+/// frontend claims, a source file of another language (counted as unread by its name), or a
+/// file without an extension (read for its `#!` line, [`coverage`]). The patches' changes to
+/// the others are not applied ([`build_reference_reading`]).
+fn reads_in_reference(db: &Database, path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    db.language_of(path).is_some() || hintlens_snapshot::source_extension(path).is_some() || !name.contains('.')
+}
+
+/// The blobs of `base` a task with these patches may read: every file a frontend reads, and
+/// every file the patches touch that the reference is built from ([`reads_in_reference`], or
+/// touched by both patches).
 fn blobs_ahead(
     db: &Database,
     base: &hintlens_snapshot::Snapshot,
@@ -262,13 +276,14 @@ fn blobs_ahead(
     test_patch: &str,
 ) -> Vec<hintlens_snapshot::ObjectId> {
     let mut ids = db.claimed_blobs(base);
-    for text in patch.into_iter().chain([test_patch]) {
-        // A patch that does not parse is reported when the reference is built.
-        if let Ok(patch) = Patch::parse(text.as_bytes()) {
-            let touched = patch.touched_paths().into_iter().filter_map(|path| base.get(path));
-            ids.extend(touched.filter(|entry| entry.is_in_git()).map(|entry| entry.id));
-        }
-    }
+    // A patch that does not parse is reported when the reference is built.
+    let patches: Vec<Patch> =
+        patch.into_iter().chain([test_patch]).filter_map(|p| Patch::parse(p.as_bytes()).ok()).collect();
+    let touched: Vec<_> = patches.iter().map(Patch::touched_paths).collect();
+    let in_both = |path: &str| touched.iter().filter(|paths| paths.contains(path)).count() > 1;
+    let read = touched.iter().flatten().filter(|path| reads_in_reference(db, path) || in_both(path));
+    let entries = read.filter_map(|path| base.get(path)).filter(|entry| entry.is_in_git());
+    ids.extend(entries.map(|entry| entry.id));
     ids
 }
 

@@ -27,7 +27,7 @@ pub use binary::BinaryHunk;
 pub use changes::{added_lines, changes_between};
 pub use error::{HunkRef, PatchError, PatchErrorKind, PatchRole};
 pub use patch::{FilePatch, FileStatus, Hunk, Line, Patch};
-pub use reference::{ChangeSet, FileChange, Reference, build_reference};
+pub use reference::{ChangeSet, FileChange, Reference, build_reference, build_reference_reading};
 pub use repo::{BlobSource, Error, Fetched, NoBlobs, Reader, Repository};
 pub use snapshot::{Entry, Mode, Snapshot, blob_id};
 pub use source::{SOURCE_EXTENSIONS, script_extension, source_extension};

@@ -53,12 +53,33 @@ pub fn build_reference(
     code_patch: &[u8],
     test_patch: &[u8],
 ) -> Result<Reference, PatchError> {
+    build_reference_reading(base, source, code_patch, test_patch, &|_| true)
+}
+
+/// [`build_reference`] for a reader that reads only the files at the paths `reads` accepts: the
+/// others' diffs are not applied. Their entries in the reference exist, with the mode the patch
+/// gives them and content never computed ([`Entry::is_unapplied`]); their added lines are the
+/// hunks' own; their hunks are not checked against the base, and their base content is not
+/// read. A batch so spares reading, patching and hashing the approval baselines and golden
+/// files that test patches rewrite whole (Catch2's 400 KB `*.approved.txt`), which no frontend
+/// reads. A file both patches change is applied whatever `reads` says: the test patch moves the
+/// code patch's lines in it.
+pub fn build_reference_reading(
+    base: &Snapshot,
+    source: &dyn BlobSource,
+    code_patch: &[u8],
+    test_patch: &[u8],
+    reads: &dyn Fn(&str) -> bool,
+) -> Result<Reference, PatchError> {
     let parse = |text, role| Patch::parse(text).map_err(|e: PatchError| e.in_patch(role));
     let code_patch = parse(code_patch, PatchRole::Code)?;
     let test_patch = parse(test_patch, PatchRole::Test)?;
+    let in_both: HashSet<&str> =
+        code_patch.touched_paths().intersection(&test_patch.touched_paths()).copied().collect();
+    let reads = |path: &str| in_both.contains(path) || reads(path);
 
-    let code = apply(base, source, &code_patch, PatchRole::Code)?;
-    let test = apply(&code.snapshot, source, &test_patch, PatchRole::Test)?;
+    let code = apply(base, source, &code_patch, PatchRole::Code, &reads)?;
+    let test = apply(&code.snapshot, source, &test_patch, PatchRole::Test, &reads)?;
 
     let mut notes = code.notes;
     notes.extend(test.notes);
@@ -118,7 +139,13 @@ struct Applied {
 
 /// Applies all diffs of `patch` to `pre` as one step, as `git apply` does: every diff reads
 /// its file from `pre`, so a patch may, e.g., delete a path and create it again.
-fn apply(pre: &Snapshot, source: &dyn BlobSource, patch: &Patch, role: PatchRole) -> Result<Applied, PatchError> {
+fn apply(
+    pre: &Snapshot,
+    source: &dyn BlobSource,
+    patch: &Patch,
+    role: PatchRole,
+    reads: &dyn Fn(&str) -> bool,
+) -> Result<Applied, PatchError> {
     let error = |path: &str, kind| PatchError::new(kind).in_patch(role).at_path(Some(path));
     let mut notes = Vec::new();
     let files: Vec<&FilePatch> = patch
@@ -189,6 +216,8 @@ fn apply(pre: &Snapshot, source: &dyn BlobSource, patch: &Patch, role: PatchRole
                     (entry, Vec::new(), None)
                 }
             }
+        } else if !file.old_path.iter().chain(&file.new_path).any(|path| reads(path)) {
+            unapplied(file, old_entry)
         } else {
             let (entry, added, map, eol) = apply_file(file, old_entry, source).map_err(|e| e.in_patch(role))?;
             if eol == EolMatch::IgnoringCr {
@@ -234,6 +263,36 @@ fn apply(pre: &Snapshot, source: &dyn BlobSource, patch: &Patch, role: PatchRole
     }
 
     Ok(Applied { snapshot: pre.with_changes(removals.into_iter().chain(writes)), changes, fates, notes })
+}
+
+/// What a text diff does to a file nobody reads ([`build_reference_reading`]): its new entry, of
+/// content never computed (`None` if deleted), the lines its hunks add, and no line map (nothing
+/// moves lines of a file only one patch changes).
+fn unapplied(file: &FilePatch, old_entry: Option<&Entry>) -> (Option<Entry>, Vec<u32>, Option<Vec<Option<u32>>>) {
+    if file.status == FileStatus::Deleted {
+        return (None, Vec::new(), None);
+    }
+    let mode = file.new_mode.or(old_entry.map(|entry| entry.mode)).unwrap_or(Mode::File);
+    if file.hunks.is_empty() && file.status != FileStatus::Added {
+        // A pure rename, copy or mode change keeps the content, which is still there to read.
+        return (old_entry.map(|entry| entry.with_mode(mode)), Vec::new(), None);
+    }
+    let mut added = Vec::new();
+    for hunk in &file.hunks {
+        // Zero-based; with no new lines, the start names the line after which nothing is left.
+        let mut line = hunk.new_start.saturating_sub(1);
+        for hunk_line in &hunk.lines {
+            match hunk_line {
+                Line::Insert(_) => {
+                    added.push(line);
+                    line += 1;
+                }
+                Line::Context(_) => line += 1,
+                Line::Delete(_) => {}
+            }
+        }
+    }
+    (Some(Entry::unapplied(mode)), added, None)
 }
 
 /// What a binary diff did to its file.

@@ -64,6 +64,9 @@ pub enum Error {
     NoSuchFile {
         path: String,
     },
+    /// The file's content is what a patch made of it, never computed: the patch was applied
+    /// for a reader that said it would not read the file ([`crate::build_reference_reading`]).
+    Unapplied,
     /// Objects a partial clone left out could not be fetched from its promisor remote.
     Fetch {
         path: PathBuf,
@@ -98,6 +101,9 @@ impl fmt::Display for Error {
                 path.display()
             ),
             Error::NoSuchFile { path } => write!(f, "file {path} is not in the snapshot"),
+            Error::Unapplied => f.write_str(
+                "the file's content was not computed: its patch was applied for a reader that reads no such file (an internal error, please report it)",
+            ),
             Error::Fetch { path, remote, message } => write!(
                 f,
                 "cannot fetch the objects the partial clone {} lacks from its promisor remote `{remote}`: {message}",
@@ -115,7 +121,7 @@ impl std::error::Error for Error {
             | Error::ReadTree { source, .. }
             | Error::ReadCommit { source, .. }
             | Error::ReadBlob { source, .. } => Some(source),
-            Error::BlobNotFound { .. } | Error::NoSuchFile { .. } | Error::Fetch { .. } => None,
+            Error::BlobNotFound { .. } | Error::NoSuchFile { .. } | Error::Unapplied | Error::Fetch { .. } => None,
         }
     }
 }

@@ -34,21 +34,36 @@ impl Mode {
 /// One file of a [`Snapshot`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    /// The git blob id of the content, also for content that only exists in memory.
+    /// The git blob id of the content, also for content that only exists in memory; the null
+    /// id for content a patch changed without it being computed ([`Entry::is_unapplied`]).
     pub id: ObjectId,
     pub mode: Mode,
-    /// Content that is not (necessarily) in the object database: produced by a patch or
-    /// built in memory. `None` means "read `id` from git".
-    data: Option<Arc<[u8]>>,
+    content: Content,
+}
+
+/// Where an entry's content is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Content {
+    /// In the object database, as blob `id`.
+    InGit,
+    /// Produced by a patch or built in memory (not necessarily in the object database).
+    InMemory(Arc<[u8]>),
+    /// What a patch made of a file its caller said it would never read
+    /// ([`crate::build_reference_reading`]): not computed, so there is none to read.
+    Unapplied,
 }
 
 impl Entry {
     pub(crate) fn in_git(id: ObjectId, mode: Mode) -> Entry {
-        Entry { id, mode, data: None }
+        Entry { id, mode, content: Content::InGit }
     }
 
     pub(crate) fn in_memory(data: Arc<[u8]>, mode: Mode) -> Entry {
-        Entry { id: blob_id(&data), mode, data: Some(data) }
+        Entry { id: blob_id(&data), mode, content: Content::InMemory(data) }
+    }
+
+    pub(crate) fn unapplied(mode: Mode) -> Entry {
+        Entry { id: ObjectId::null(gix::hash::Kind::Sha1), mode, content: Content::Unapplied }
     }
 
     pub(crate) fn with_mode(&self, mode: Mode) -> Entry {
@@ -57,14 +72,21 @@ impl Entry {
 
     /// Whether the content is read from git (not produced by a patch or built in memory).
     pub fn is_in_git(&self) -> bool {
-        self.data.is_none()
+        self.content == Content::InGit
+    }
+
+    /// Whether the entry is what a patch made of a file nobody reads, its content never
+    /// computed ([`crate::build_reference_reading`]): it exists, and [`Entry::read`] fails.
+    pub fn is_unapplied(&self) -> bool {
+        self.content == Content::Unapplied
     }
 
     /// The content: inline data if the entry has it, otherwise the blob from `source`.
     pub fn read(&self, source: &dyn BlobSource) -> Result<Arc<[u8]>, Error> {
-        match &self.data {
-            Some(data) => Ok(data.clone()),
-            None => source.read_blob(self.id),
+        match &self.content {
+            Content::InMemory(data) => Ok(data.clone()),
+            Content::InGit => source.read_blob(self.id),
+            Content::Unapplied => Err(Error::Unapplied),
         }
     }
 }

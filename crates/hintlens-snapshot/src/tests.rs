@@ -765,3 +765,100 @@ fn paths_inside_the_repository_are_normalised() {
     let reference = apply(&base, "--- a/pkg/./a.py\n+++ b/pkg/./a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n", "");
     assert_eq!(text(&reference, "pkg/a.py"), "x = 2\n");
 }
+
+/// Applies the patches for a reader of `.py` files only.
+fn apply_reading_python(base: &Snapshot, code: &str, test: &str) -> Result<Reference, crate::PatchError> {
+    crate::build_reference_reading(base, &NoBlobs, code.as_bytes(), test.as_bytes(), &|path| path.ends_with(".py"))
+}
+
+const BASELINE_PATCH: &str = "\
+diff --git a/tests/out.txt b/tests/out.txt
+index 1111111..2222222 100644
+--- a/tests/out.txt
++++ b/tests/out.txt
+@@ -1,3 +1,4 @@
+ a
+-b
++B
++C
+ c
+@@ -9,2 +10,2 @@
+ i
+-j
++J
+diff --git a/tests/new.txt b/tests/new.txt
+new file mode 100644
+index 0000000..3333333
+--- /dev/null
++++ b/tests/new.txt
+@@ -0,0 +1,2 @@
++x
++y
+diff --git a/tests/old.txt b/tests/old.txt
+deleted file mode 100644
+index 4444444..0000000
+--- a/tests/old.txt
++++ /dev/null
+@@ -1 +0,0 @@
+-gone
+";
+
+#[test]
+fn files_the_reader_never_reads_are_not_applied_but_keep_their_lines() {
+    let b = base(&[("a.py", "x\n"), ("tests/out.txt", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"), ("tests/old.txt", "gone\n")]);
+    let applied = apply(&b, "", BASELINE_PATCH);
+    let unapplied = apply_reading_python(&b, "", BASELINE_PATCH).unwrap();
+    // The same files, changes and lines as applied; only the content is not there.
+    assert_eq!(paths(&unapplied.snapshot), paths(&applied.snapshot));
+    assert_eq!(paths(&unapplied.snapshot), ["a.py", "tests/new.txt", "tests/out.txt"]);
+    assert_eq!(unapplied.test, applied.test);
+    assert_eq!(unapplied.test.files["tests/out.txt"].added_lines, [1, 2, 10]);
+    assert_eq!(unapplied.test.files["tests/new.txt"].added_lines, [0, 1]);
+    for path in ["tests/out.txt", "tests/new.txt"] {
+        let entry = unapplied.snapshot.get(path).unwrap();
+        assert!(entry.is_unapplied(), "{path}");
+        assert!(matches!(entry.read(&NoBlobs), Err(crate::Error::Unapplied)), "{path}");
+    }
+    // What the reader reads is as it was.
+    assert_eq!(text(&unapplied, "a.py"), "x\n");
+}
+
+#[test]
+fn a_file_the_reader_never_reads_is_not_checked_against_the_base() {
+    // The base's baseline is not the patch's: applying fails, not applying does not.
+    let b = base(&[("a.py", "x\n"), ("tests/out.txt", "other\n"), ("tests/old.txt", "gone\n")]);
+    assert!(matches!(apply_err(&b, "", BASELINE_PATCH).kind(), PatchErrorKind::ContextMismatch { .. }));
+    assert!(apply_reading_python(&b, "", BASELINE_PATCH).is_ok());
+    // Paths are still checked: a file the patch adds must not exist.
+    let b = base(&[("tests/out.txt", "a\n"), ("tests/old.txt", "gone\n"), ("tests/new.txt", "x\n")]);
+    let error = apply_reading_python(&b, "", BASELINE_PATCH).unwrap_err();
+    assert!(matches!(error.kind(), PatchErrorKind::AlreadyExists), "{error}");
+}
+
+#[test]
+fn a_file_both_patches_change_is_applied_for_any_reader() {
+    // The test patch moves the code patch's lines: both need the content.
+    let b = base(&[("notes.txt", "1\n2\n")]);
+    let code = "\
+diff --git a/notes.txt b/notes.txt
+--- a/notes.txt
++++ b/notes.txt
+@@ -1,2 +1,3 @@
+ 1
++code
+ 2
+";
+    let test = "\
+diff --git a/notes.txt b/notes.txt
+--- a/notes.txt
++++ b/notes.txt
+@@ -1,3 +1,4 @@
++test
+ 1
+ code
+ 2
+";
+    let r = apply_reading_python(&b, code, test).unwrap();
+    assert_eq!(text(&r, "notes.txt"), "test\n1\ncode\n2\n");
+    assert_eq!(r.code.files["notes.txt"].added_lines, [2]);
+}
