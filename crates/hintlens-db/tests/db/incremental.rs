@@ -228,6 +228,53 @@ fn the_second_version_of_a_related_file_is_parsed_from_the_first() {
     assert_eq!(later.definitions.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["f", "g"]);
 }
 
+/// A file big enough for its parse to be kept for a later task: `first_line`, then `functions`
+/// definitions (`f0`, `f1`, ...) of about 30 bytes each.
+fn big_file(first_line: &str, functions: usize) -> String {
+    let mut text = format!("{first_line}\n");
+    for i in 0..functions {
+        text.push_str(&format!("def f{i}():\n    return {i}\n\n"));
+    }
+    text
+}
+
+#[test]
+fn a_later_task_parses_another_version_of_a_path_from_the_tree_an_earlier_task_kept() {
+    use hintlens_db::file_index;
+    use hintlens_syntax::Frontend;
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let batch = Database::new(vec![Box::new(Recording(log.clone()))]);
+    let (v1, v2, v3) = (big_file("# v1", 3000), big_file("# v2", 3001), big_file("# v3", 2999));
+    assert!(v1.len() > 64 << 10, "big enough to be kept");
+    let small = |tag: &str| format!("# {tag}\nX = 1\n");
+    let snapshots = [
+        snapshot(&[("big.py", &v1), ("small.py", &small("small 1"))]),
+        snapshot(&[("big.py", &v2), ("small.py", &small("small 2"))]),
+        // Moved: another path's tree is no start.
+        snapshot(&[("moved/big.py", &v3)]),
+        snapshot(&[("big.py", &v3)]),
+    ];
+    let mut indexes = Vec::new();
+    for (task, files) in snapshots.iter().enumerate() {
+        // Each task has its own database; only what the batch shares outlives it.
+        let db = batch.for_task(task as u32);
+        let at = db.snapshot_on_demand(files, Box::new(NoBlobs));
+        for path in ["big.py", "small.py", "moved/big.py"] {
+            if let Some(file) = at.get(&db, path) {
+                indexes.push((files.read(path, &NoBlobs).unwrap(), file_index(&db, file).clone()));
+            }
+        }
+    }
+    let seen: Vec<(String, bool)> = log.lock().unwrap().clone();
+    let expected =
+        [("# v1", false), ("# small 1", false), ("# v2", true), ("# small 2", false), ("# v3", false), ("# v3", true)];
+    assert_eq!(seen, expected.map(|(line, reused)| (line.to_owned(), reused)));
+    // Parsed from another version's tree or from nothing, the index is the same.
+    for (text, index) in indexes {
+        assert_eq!(index, hintlens_python::Python.extract(&text));
+    }
+}
+
 #[test]
 fn blob_words_are_kept_while_a_task_at_hand_holds_the_blob() {
     let (db, _) = logging_database();
