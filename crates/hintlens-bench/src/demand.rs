@@ -59,13 +59,85 @@ impl Baseline {
     }
 }
 
-pub fn demand(
+/// What one dataset's run ends with, for the table [`demand_all`] prints.
+struct Summary {
+    dataset: String,
+    tasks: usize,
+    baseline: Option<Ratio>,
+    limit: Ratio,
+    peak: f64,
+}
+
+/// [`demand`] of each dataset, its repository `repo` (one dataset) or found under `repos` by
+/// the name its tasks give; then, for several, their ratios side by side.
+pub fn demand_all(
+    datasets: &[PathBuf],
+    repo: Option<&Path>,
+    repos: Option<PathBuf>,
+    repeat: usize,
+    with_full: bool,
+    baseline: Option<Baseline>,
+) -> Result<(), String> {
+    if repo.is_some() && datasets.len() > 1 {
+        return Err(format!(
+            "--repo gives the repository of one dataset, and {} are given: use --repos DIR",
+            datasets.len()
+        ));
+    }
+    let locator = RepoLocator::new(repos);
+    let mut summaries = Vec::new();
+    for (i, dataset) in datasets.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        let repo_path = match repo {
+            Some(path) => path.to_owned(),
+            None => repository_of(dataset, &locator)?,
+        };
+        summaries.push(demand(dataset, &repo_path, repeat, with_full, baseline)?);
+    }
+    if summaries.len() > 1 {
+        let name = baseline.map_or("baseline".to_owned(), |b| format!("{b:?}").to_lowercase());
+        println!("\nmedian ratios (min-max of {repeat}), each within one repetition:");
+        println!(
+            "{:<40} {:>5}  {:<22} {:<22} {:>8}",
+            "dataset",
+            "tasks",
+            format!("{name} / batch"),
+            "batch / limit",
+            "peak MB"
+        );
+        for s in &summaries {
+            let baseline = s.baseline.as_ref().map_or("-".to_owned(), Ratio::to_string);
+            println!("{:<40} {:>5}  {baseline:<22} {:<22} {:>8.1}", s.dataset, s.tasks, s.limit.to_string(), s.peak);
+        }
+    }
+    Ok(())
+}
+
+/// The one repository a dataset's tasks name, found by `locator`.
+fn repository_of(dataset: &Path, locator: &RepoLocator) -> Result<PathBuf, String> {
+    let records = read_dataset(dataset).map_err(|e| format!("{}: {e}", dataset.display()))?;
+    let names: std::collections::BTreeSet<String> =
+        records.into_iter().filter_map(Result::ok).map(|r| r.repo).collect();
+    match names.len() {
+        1 => locator.locate(names.first().expect("one")),
+        0 => Err(format!("{}: no task names its repository", dataset.display())),
+        n => Err(format!(
+            "{}: its tasks name {n} repositories ({}); demand times one repository per dataset",
+            dataset.display(),
+            names.into_iter().collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+fn demand(
     dataset: &Path,
     repo_path: &Path,
     repeat: usize,
     with_full: bool,
     baseline_pipeline: Option<Baseline>,
-) -> Result<(), String> {
+) -> Result<Summary, String> {
     let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
     let records: Vec<TaskRecord> =
         read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
@@ -103,6 +175,13 @@ pub fn demand(
             }
         }
         usable.push(r.clone());
+    }
+    if usable.is_empty() {
+        return Err(format!(
+            "{}: no task can be timed (each needs its base commit in {}, a code patch, and patches that apply)",
+            dataset.display(),
+            repo_path.display()
+        ));
     }
     let in_git: Vec<(ObjectId, usize)> =
         changed.iter().filter(|(id, _)| reader.read_blob(**id).is_ok()).map(|(id, l)| (*id, *l)).collect();
@@ -230,7 +309,7 @@ pub fn demand(
         println!("hintlens batch --index full --jobs 1:                          {:>8.1?}", median(f));
     }
     println!("ratios, each within one repetition: median (min-max of {repeat})");
-    if let Some(ratio) = ast_ratio {
+    if let Some(ratio) = &ast_ratio {
         let name = format!("{pipeline:?}").to_lowercase();
         println!("ratio  {name} pipeline / batch: {ratio}  (target {})", pipeline.target());
     }
@@ -253,8 +332,10 @@ pub fn demand(
     };
     let mut sizes: Vec<usize> = [10, 40].into_iter().filter(|&n| n < usable.len()).collect();
     sizes.push(usable.len());
+    let mut peak = 0.0;
     for n in sizes {
         let m = batch(&usable[..n], &format!("first-{n}.jsonl"))?;
+        peak = mb(m.peak);
         println!(
             "peak memory, {n:>3} tasks:  {:>6.1} MB  (target <= 150); own (anonymous) {:>5.1} MB, mapped git packs {:>5.1} MB",
             mb(m.peak),
@@ -273,7 +354,8 @@ pub fn demand(
         println!("own memory of the largest task alone: {:>5.1} MB  ({id})", mb(m.anonymous));
     }
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(())
+    let name = dataset.file_name().map_or_else(|| dataset.display().to_string(), |n| n.to_string_lossy().into_owned());
+    Ok(Summary { dataset: name, tasks: usable.len(), baseline: ast_ratio, limit: limit_ratio, peak })
 }
 
 /// Ratios of paired measurements: their median and spread.

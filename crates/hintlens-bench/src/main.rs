@@ -61,13 +61,19 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
-    /// Run every task of a dataset on one repository on demand, against a per-task `ast`
+    /// Run every task of each dataset (one repository each) on demand, against a per-task `ast`
     /// pipeline and the changed files' read-and-parse limit, single process each; then peak
-    /// memory for 10, 40 and all tasks.
+    /// memory for 10, 40 and all tasks. Given several datasets, a table of their ratios ends it.
     Demand {
-        dataset: PathBuf,
+        #[arg(required = true)]
+        datasets: Vec<PathBuf>,
+        /// The repository of the one dataset given.
+        #[arg(long, conflicts_with = "repos", required_unless_present = "repos")]
+        repo: Option<PathBuf>,
+        /// Where each dataset's repository is found by the name its tasks give (`DIR/owner__name`
+        /// and the other places `hintlens batch --repos` looks).
         #[arg(long)]
-        repo: PathBuf,
+        repos: Option<PathBuf>,
         /// Also time `--index full`.
         #[arg(long)]
         with_full: bool,
@@ -105,8 +111,9 @@ fn main() {
             index(&repo, &rev, threads, language.as_deref(), cli.repeat.into())
         }
         Command::Batch { dataset, repo, threads } => batch(&dataset, &repo, threads, cli.repeat.into()),
-        Command::Demand { dataset, repo, with_full, baseline, no_baseline } => {
-            demand::demand(&dataset, &repo, cli.repeat.into(), with_full, (!no_baseline).then_some(baseline))
+        Command::Demand { datasets, repo, repos, with_full, baseline, no_baseline } => {
+            let baseline = (!no_baseline).then_some(baseline);
+            demand::demand_all(&datasets, repo.as_deref(), repos, cli.repeat.into(), with_full, baseline)
         }
         Command::Read { datasets } => read(&datasets, cli.repeat.into()),
         Command::Shards { dataset, repos, shards } => {
