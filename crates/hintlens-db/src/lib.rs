@@ -345,7 +345,7 @@ const SHELVED_MIN_BYTES: usize = 64 << 10;
 
 /// The texts whose parses a [`Shelf`] holds, in bytes. Measured on the C++ history sets
 /// (`--jobs 2`): 2 MiB keeps the versions of nlohmann/json's single header and fmt's headers
-/// for the next task (batch 15–25% faster, peak 5–22 MiB higher); 4 MiB gained little more
+/// for the next task (batch 15–25% faster, peak 5–30 MiB higher); 4 MiB gained little more
 /// time for 35 MiB more.
 const SHELF_BUDGET_BYTES: usize = 2 << 20;
 
