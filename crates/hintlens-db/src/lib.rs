@@ -17,7 +17,7 @@
 //!   salsa's inputs, which is sound because they change how fast the index is built, never what
 //!   it is.
 
-use dashmap::DashMap;
+use dashmap::{DashMap, DashSet};
 use hintlens_snapshot::{BlobSource, Entry, ObjectId, Snapshot};
 use hintlens_syntax::reuse::{Earlier, Parse, text_edits};
 use hintlens_syntax::{Directives, FileIndex, Frontend};
@@ -310,8 +310,9 @@ struct Versions {
     blob_of: DashMap<SourceFile, BlobKey>,
     /// The related blobs whose index has been asked for: the other version of one of these
     /// has no one left to hand its parse to in the task.
-    read: DashMap<BlobKey, ()>,
-    /// Where each blob read from a snapshot was found (the first path, if at several).
+    read: DashSet<BlobKey>,
+    /// Where each blob read from a snapshot that the shelf may keep was found (the first path,
+    /// if at several).
     path_of: DashMap<SourceFile, Arc<str>>,
 }
 
@@ -411,7 +412,8 @@ impl Db for Database {
             });
             Ok(text)
         })?;
-        if !self.versions.path_of.contains_key(&file) {
+        // Only a file big enough to be shelved needs its way back to a path.
+        if file.text(self).len() >= SHELVED_MIN_BYTES && !self.versions.path_of.contains_key(&file) {
             self.versions.path_of.entry(file).or_insert_with(|| path.into());
         }
         Ok(file)
@@ -429,7 +431,7 @@ impl Db for Database {
     fn earlier_parse(&self, file: SourceFile) -> Option<Earlier> {
         let versions = &self.versions;
         if let Some(key) = versions.blob_of.get(&file).map(|k| *k) {
-            versions.read.insert(key, ());
+            versions.read.insert(key);
             let other = versions.other.get(&key).map(|o| *o);
             if let Some((_, parse)) = other.and_then(|other| versions.kept.remove(&other))
                 && let Some(other_text) = other.and_then(|other| self.by_content.get(&other))
@@ -446,7 +448,7 @@ impl Db for Database {
         let versions = &self.versions;
         let other = versions.blob_of.get(&file).and_then(|key| versions.other.get(&key).map(|o| (*key, *o)));
         if let Some((key, other)) = other
-            && !versions.read.contains_key(&other)
+            && !versions.read.contains(&other)
         {
             versions.kept.insert(key, parse);
         } else if let Some(path) = versions.path_of.get(&file).map(|p| p.clone()) {

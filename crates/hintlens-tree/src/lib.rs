@@ -34,8 +34,8 @@ use tree_sitter::{InputEdit, Language, Node, Parser, Point, Tree};
 
 /// Parses `text` with `language`. Given the tree of an earlier version of the file and the
 /// edits from that version to `text`, tree-sitter re-reads only the edited stretches and
-/// builds the same tree a fresh parse would; given no edits, that tree is the parse. `None` only if tree-sitter gives up, which it
-/// does not without a timeout or cancellation.
+/// builds the same tree a fresh parse would; given no edits, that tree is the parse. `None`
+/// only if tree-sitter gives up, which it does not without a timeout or cancellation.
 ///
 /// The whole text is read: tree-sitter's lexers take a NUL byte for the end of the input, so
 /// NUL bytes are parsed as spaces (offsets and positions unchanged) and reported by
@@ -71,6 +71,15 @@ pub fn parse_reading(
     earlier: Option<Earlier>,
     reading: Option<&Reading>,
 ) -> Option<Tree> {
+    let earlier = match earlier.and_then(|Earlier { parse, edits }| Some((parse.into_inner::<Tree>()?, edits))) {
+        // A tree of another grammar (a file that changed language) is no start.
+        Some((tree, _)) if *tree.language() != *language => None,
+        // The same text's tree is its parse: tree-sitter would re-read every subtree it cannot
+        // reuse (with errors, or built while the grammar's conflicts split the parse), which in
+        // C++ is a third of a parse from nothing.
+        Some((tree, edits)) if edits.is_empty() => return Some(tree),
+        earlier => earlier,
+    };
     let mut text = without_nul(text);
     let mut context = (0, 0);
     if let Some(reading) = reading {
@@ -89,25 +98,12 @@ pub fn parse_reading(
         // back over it; one read by the lines before it, forward.
         context = (reading.lines_after, reading.lines_before);
     }
-    let old = earlier.and_then(|Earlier { parse, edits }| {
-        let mut tree = parse.into_inner::<Tree>()?;
-        // A tree of another grammar (a file that changed language) is no start.
-        if *tree.language() != *language {
-            return None;
-        }
+    let old = earlier.map(|(mut tree, edits)| {
         for edit in widened(&edits, &text, context) {
             tree.edit(&input_edit(&edit));
         }
-        Some((tree, edits.is_empty()))
+        tree
     });
-    // The same text's tree is its parse: tree-sitter would re-read every subtree it cannot
-    // reuse (with errors, or built while the grammar's conflicts split the parse), which in C++
-    // is a third of a parse from nothing.
-    let old = match old {
-        Some((tree, true)) => return Some(tree),
-        Some((tree, false)) => Some(tree),
-        None => None,
-    };
     // One parser per thread, whatever the language: a parser keeps the stacks and buffers its
     // last parse grew, which a fresh one allocates again (about 3% of parse time on
     // qutebrowser's sources).
