@@ -416,7 +416,8 @@ impl<F: FnMut(&[u8], Place)> Lexer<'_, F> {
     fn character(&mut self, rust: bool) {
         let rest = &self.text[self.at + 1..];
         let close = if rest.first() == Some(&b'\\') {
-            rest.iter().skip(1).take(12).position(|&c| c == b'\'').map(|p| p + 2)
+            // Past the backslash and the byte it escapes (`'\''`).
+            rest.iter().skip(2).take(11).position(|&c| c == b'\'').map(|p| p + 2)
         } else {
             // One character, up to four UTF-8 bytes.
             rest.iter().take(5).position(|&c| c == b'\'').filter(|&p| p >= 1)
@@ -576,6 +577,17 @@ mod tests {
         let rust = CStyle { nested_comments: true, rust: true, ..CStyle::default() };
         let text = "fn f<'a>(x: &'a str) -> char { /* a /* nested */ still */ let r = r#\"raw \"q\" \"#; 'y' }";
         assert_eq!(code_words(text, Dialect::C(rust)), ["fn", "f", "a", "x", "a", "str", "char", "let", "r"]);
+    }
+
+    #[test]
+    fn an_escaped_character_ends_at_its_closing_quote() {
+        let c = Dialect::C(CStyle::default());
+        assert_eq!(code_words("f('\\n')x", c), ["f", "x"], "the byte after the quote is code");
+        assert_eq!(code_words("f('\\'', y)", c), ["f", "y"], "an escaped quote does not close it");
+        assert_eq!(code_words("c = '\\u{1F600}'z", c), ["c", "z"]);
+        // At the very end of the text (found by the java fuzz target: it read past the end).
+        let java = CStyle { text_blocks: true, ..CStyle::default() };
+        assert_eq!(code_words("pa?'\\g\\{Age'", Dialect::C(java)), ["pa"]);
     }
 
     #[test]
