@@ -10,6 +10,7 @@ mod cli_review;
 mod docs;
 mod lsp_stdio;
 mod nul_bytes;
+mod outline;
 mod policies;
 mod repositories;
 mod reuse;

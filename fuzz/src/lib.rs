@@ -7,10 +7,16 @@ use serde_json::json;
 use std::io::Cursor;
 
 /// A frontend on one input: extraction never panics and its index is well formed
-/// ([`check_index`]); the word lexer of its language, which reads every file of a repository
-/// for word facts, never panics on the same text and hands out only runs of word bytes.
+/// ([`check_index`]), and its outline, if it has one, holds what the index holds but uses and
+/// strings; the word lexer of its language, which reads every file of a repository for word
+/// facts, never panics on the same text and hands out only runs of word bytes.
 pub fn check_frontend(frontend: &dyn Frontend, text: &[u8]) {
-    check_index(&frontend.extract(text), text);
+    let index = frontend.extract(text);
+    check_index(&index, text);
+    if frontend.has_outline() {
+        let (outline, _) = frontend.outline_reusing(text, None);
+        assert!(outline.outlined() == index.outlined(), "the outline differs from the index");
+    }
     lexical::words(text, frontend.spec().lexical, TextWords::ALL, |word, _| {
         assert!(!word.is_empty() && word.iter().all(|&b| lexical::is_word_byte(b)), "a word that is none: {word:?}");
     });

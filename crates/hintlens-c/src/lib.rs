@@ -243,7 +243,8 @@ impl Frontend for C {
         spec: C_SPEC,
         grammar: tree_sitter_c::LANGUAGE,
         walk: walk::extract_c,
-        reading: macro_lines::READING
+        reading: macro_lines::READING,
+        outline: walk::outline_c
     );
     shared_answers!();
 
@@ -257,7 +258,8 @@ impl Frontend for Cpp {
         spec: CPP_SPEC,
         grammar: tree_sitter_cpp::LANGUAGE,
         walk: walk::extract_cpp,
-        reading: macro_lines::READING
+        reading: macro_lines::READING,
+        outline: walk::outline_cpp
     );
     shared_answers!();
 

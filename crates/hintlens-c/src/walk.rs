@@ -98,14 +98,36 @@ fn grammar(cpp: bool) -> &'static (Grammar, KindTable<K>) {
 }
 
 pub(crate) fn extract_c(src: &[u8], tree: &Tree) -> FileIndex {
-    extract(src, tree, false)
+    extract(src, tree, false, false)
 }
 
 pub(crate) fn extract_cpp(src: &[u8], tree: &Tree) -> FileIndex {
-    extract(src, tree, true)
+    extract(src, tree, true, false)
 }
 
-fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
+/// [`extract_c`]'s outline ([`hintlens_syntax::Frontend::outline_reusing`]): the blocks that
+/// cannot hold a definition ([`may_define`]) are not read.
+pub(crate) fn outline_c(src: &[u8], tree: &Tree) -> FileIndex {
+    extract(src, tree, false, true)
+}
+
+/// [`extract_cpp`]'s outline.
+pub(crate) fn outline_cpp(src: &[u8], tree: &Tree) -> FileIndex {
+    extract(src, tree, true, true)
+}
+
+/// Whether a block's text can hold a definition: in a function body only a type's definition
+/// (its members, a scoped enum's constants) and a `#define` are definitions, and each spells
+/// its keyword or its `#`; a namespace, ill-formed there, is read too, whatever error recovery
+/// made of the braces. A block spelling none of them holds uses alone.
+fn may_define(block: &[u8]) -> bool {
+    memchr::memchr(b'#', block).is_some()
+        || [&b"struct"[..], b"class", b"union", b"enum", b"namespace"]
+            .iter()
+            .any(|word| memchr::memmem::find(block, word).is_some())
+}
+
+fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: bool) -> FileIndex {
     let root = tree.root_node();
     let (g, kinds) = grammar(cpp);
     let b = Builder::new(src, Conventions::default())
@@ -128,6 +150,7 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool) -> FileIndex {
         in_class: false,
         doc: None,
         namespaces: HashSet::new(),
+        outline,
     };
     walk.members(root);
     walk.stray_macro_lines(root);
@@ -181,6 +204,8 @@ struct Walk<'t> {
     doc: Option<String>,
     /// The namespaces this file opens, so that `ns::f(…) { … }` is a function, `T::m` a method.
     namespaces: HashSet<String>,
+    /// Only the definitions are wanted: a block that cannot hold one is passed over.
+    outline: bool,
 }
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
@@ -205,6 +230,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                     self.visit_type(child, UseKind::Name);
                 }
             }
+            K::CompoundStatement if self.outline && !may_define(self.b.bytes(node)) => {}
             K::CompoundStatement => {
                 // A block is a body wherever it stands (a Catch2 `TEST_CASE`'s, after a macro
                 // call the grammar reads as an expression).

@@ -233,3 +233,43 @@ fn scope_macros_their_marks_and_inline_namespaces() {
     let local: Vec<&str> = index.definitions.iter().map(|d| d.local_name.as_str()).collect();
     assert!(local.contains(&"detail.from_json_fn") && local.contains(&"fmt.v10.W"), "{local:?}");
 }
+
+/// An outline (`Frontend::outline_reusing`) passes over the blocks that spell no type keyword
+/// and no `#`, and reads those that may define: a function's own struct, a scoped enum's
+/// constants, a macro defined in a body, a Catch2 test's body. It holds every definition the
+/// index holds.
+#[test]
+fn an_outline_reads_only_the_blocks_that_may_define() {
+    use hintlens_syntax::Frontend;
+    let src = r#"namespace app {
+int plain(int x) {
+  int y = helper(x);
+  return y * factor;
+}
+
+int local_types(int x) {
+  struct Point { int px; };
+  enum class Mode { Fast, Slow };
+  auto pick = [](Mode m) { return m == Mode::Fast; };
+#define LOCAL_LIMIT 3
+  return Point{x}.px + LOCAL_LIMIT + pick(Mode::Slow);
+}
+}
+
+TEST_CASE("plain sums") {
+  SECTION("twice") { REQUIRE(app::plain(2) == 4); }
+}
+"#;
+    let index = Cpp.extract(src.as_bytes());
+    let (outline, _) = Cpp.outline_reusing(src.as_bytes(), None);
+    assert_eq!(outline.outlined(), index.outlined());
+    let local: Vec<&str> = outline.definitions.iter().map(|d| d.local_name.as_str()).collect();
+    for defined in ["app.plain", "app.local_types", "app.Point.px", "app.Mode.Fast", "LOCAL_LIMIT"] {
+        assert!(local.contains(&defined), "{defined} in {local:?}");
+    }
+    let names = |index: &hintlens_syntax::FileIndex| index.uses.iter().map(|u| u.name.clone()).collect::<Vec<_>>();
+    let (all, outlined) = (names(&index), names(&outline));
+    assert!(all.contains(&"helper".into()) && !outlined.contains(&"helper".into()), "{outlined:?}");
+    assert!(outlined.contains(&"pick".into()), "a body with a type is read whole: {outlined:?}");
+    assert!(!outlined.contains(&"REQUIRE".into()), "a test's body defines nothing: {outlined:?}");
+}

@@ -77,17 +77,54 @@ pub trait Db: salsa::Database {
     /// Keeps `file`'s parse: for the other version of it when that is still to be read, else
     /// for the next version of its path that a task of the batch reads (`Shelf`).
     fn keep_parse(&self, file: SourceFile, parse: Parse);
+
+    /// Whether `file`'s [`file_index`] has been asked for: [`file_definitions`] then reads it
+    /// rather than walking the file again for an outline.
+    fn indexed(&self, file: SourceFile) -> bool;
+
+    /// Notes that `file`'s [`file_index`] is asked for.
+    fn note_indexed(&self, file: SourceFile);
 }
 
 /// Definitions and uses of one file: the expensive query, run once per distinct content.
 #[salsa::tracked(returns(ref))]
 pub fn file_index(db: &dyn Db, file: SourceFile) -> FileIndex {
+    db.note_indexed(file);
+    extracted(db, file, Frontend::extract_reusing)
+}
+
+/// What of a file a question about its definitions reads ([`Frontend::outline_reusing`]: its
+/// definitions, and perhaps fewer uses than [`file_index`]): a file of a base that is read
+/// only for whether a definition is new is walked once, not its function bodies too.
+#[salsa::tracked(returns(ref))]
+pub fn file_outline(db: &dyn Db, file: SourceFile) -> FileIndex {
+    extracted(db, file, Frontend::outline_reusing)
+}
+
+/// How a frontend reads a file: [`Frontend::extract_reusing`] or [`Frontend::outline_reusing`].
+type Extract = fn(&dyn Frontend, &[u8], Option<Earlier>) -> (FileIndex, Option<Parse>);
+
+/// The index of `file` as `extract` reads it, parsed from the tree an earlier version left
+/// ([`Db::earlier_parse`]), its own tree kept for a later one.
+fn extracted(db: &dyn Db, file: SourceFile, extract: Extract) -> FileIndex {
     let earlier = db.earlier_parse(file);
-    let (index, parse) = db.frontend(file.language(db)).extract_reusing(file.text(db), earlier);
+    let (index, parse) = extract(db.frontend(file.language(db)), file.text(db), earlier);
     if let Some(parse) = parse {
         db.keep_parse(file, parse);
     }
     index
+}
+
+/// What [`file_outline`] holds of `file`, read from its [`file_index`] when that has been asked
+/// for (or when the language has no outline), else from its outline: every definition, as the
+/// index has it, and perhaps fewer uses. So a file read whole for one question and for its
+/// definitions for another is walked once.
+pub fn file_definitions(db: &dyn Db, file: SourceFile) -> &FileIndex {
+    if db.indexed(file) || !db.frontend(file.language(db)).has_outline() {
+        file_index(db, file)
+    } else {
+        file_outline(db, file)
+    }
 }
 
 /// What the preprocessor reads of a file ([`Frontend::directives`]): its includes and scope
@@ -189,6 +226,8 @@ pub struct Database {
     /// the blobs its snapshots hold are marked with it, for [`Database::forget_words_before`].
     task: u32,
     versions: Arc<Versions>,
+    /// The files whose [`file_index`] has been asked for ([`Db::indexed`]).
+    indexed: Arc<DashSet<SourceFile>>,
     /// Shared by a batch's task databases ([`Database::for_task`]).
     shelf: Arc<Shelf>,
 }
@@ -444,6 +483,14 @@ impl Db for Database {
         Some(Earlier { parse, edits: text_edits(&text, file.text(self)) })
     }
 
+    fn indexed(&self, file: SourceFile) -> bool {
+        self.indexed.contains(&file)
+    }
+
+    fn note_indexed(&self, file: SourceFile) {
+        self.indexed.insert(file);
+    }
+
     fn keep_parse(&self, file: SourceFile, parse: Parse) {
         let versions = &self.versions;
         let other = versions.blob_of.get(&file).and_then(|key| versions.other.get(&key).map(|o| (*key, *o)));
@@ -471,6 +518,7 @@ impl Database {
             words: Arc::default(),
             task: 0,
             versions: Arc::default(),
+            indexed: Arc::default(),
             shelf: Arc::default(),
         }
     }
@@ -489,6 +537,7 @@ impl Database {
             words: self.words.clone(),
             task,
             versions: Arc::default(),
+            indexed: Arc::default(),
             shelf: self.shelf.clone(),
         }
     }
@@ -1264,7 +1313,7 @@ pub fn module_name(db: &dyn Db, path: &str, file: SourceFile) -> String {
     let language = file.language(db);
     match path_module_name(db, language, path) {
         Some(name) => name,
-        None => db.frontend(language).module_name(path, file_index(db, file)),
+        None => db.frontend(language).module_name(path, file_definitions(db, file)),
     }
 }
 
@@ -1277,7 +1326,7 @@ pub fn path_module_name(db: &dyn Db, language: LanguageId, path: &str) -> Option
 
 /// The repository-wide qualified name of a definition of `file` with the given local name.
 pub fn qualified_name(db: &dyn Db, path: &str, file: SourceFile, local_name: &str) -> String {
-    db.frontend(file.language(db)).qualified_name(path, file_index(db, file), local_name)
+    db.frontend(file.language(db)).qualified_name(path, file_definitions(db, file), local_name)
 }
 
 #[cfg(test)]

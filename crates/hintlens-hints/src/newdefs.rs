@@ -3,7 +3,7 @@
 
 use crate::Task;
 use crate::scoping::Identities;
-use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_index, qualified_name};
+use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_definitions, file_index, qualified_name};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
 use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, ModuleDefinition};
 use std::collections::{HashMap, HashSet};
@@ -76,7 +76,7 @@ impl ChangedFile<'_> {
             return HashSet::new();
         }
         let definitions = |(path, b): (&str, SourceFile)| -> Vec<(String, DefKind)> {
-            let named = file_index(db, b).definitions.iter().filter(|d| names.contains(d.name.as_str()));
+            let named = file_definitions(db, b).definitions.iter().filter(|d| names.contains(d.name.as_str()));
             named.map(|d| (qualified_name(db, path, b, &d.local_name), d.kind)).collect()
         };
         let mut at_base: HashSet<(String, DefKind)> = self.base.into_iter().flat_map(definitions).collect();
@@ -109,7 +109,8 @@ impl ChangedFile<'_> {
                 let Some(path) = next else { break };
                 visited.insert(path);
                 let Some(b) = self.base_snapshot.get(db, path) else { continue };
-                if db.frontend(b.language(db)).namespace(path, file_index(db, b)).as_deref() != Some(namespace.as_str())
+                if db.frontend(b.language(db)).namespace(path, file_definitions(db, b)).as_deref()
+                    != Some(namespace.as_str())
                 {
                     continue;
                 }
@@ -155,7 +156,7 @@ impl ChangedFile<'_> {
                 let counterpart = counterparts.entry(t).or_insert_with(|| self.renamed_from(db, t));
                 let Some((b, local)) = counterpart else { continue };
                 let was = format!("{local}{}", &d.local_name[index.definition(t).local_name.len()..]);
-                if file_index(db, *b).definitions.iter().any(|e| e.kind == *kind && e.local_name == was) {
+                if file_definitions(db, *b).definitions.iter().any(|e| e.kind == *kind && e.local_name == was) {
                     at_base.insert((qualified.clone(), *kind));
                 }
                 break;
@@ -205,7 +206,7 @@ impl ChangedFile<'_> {
             if b.language(db) != self.file.language(db) {
                 continue;
             }
-            let base = file_index(db, b);
+            let base = file_definitions(db, b);
             // The members of each type of `t`'s kind, in one pass over the file.
             let kind_types: HashMap<&str, DefId> =
                 enclosing_types(base).into_iter().filter(|&(_, e)| base.definition(e).kind == td.kind).collect();
@@ -249,7 +250,7 @@ impl ChangedFile<'_> {
         at_base: &mut HashSet<(String, DefKind)>,
     ) {
         let spelled = |file: SourceFile| {
-            let index = file_index(db, file);
+            let index = file_definitions(db, file);
             !index.scope_marks.is_empty() || !index.inline_scopes.is_empty()
         };
         if missing.is_empty() || (!spelled(self.file) && !read.iter().any(|&(_, b)| spelled(b))) {
@@ -262,8 +263,11 @@ impl ChangedFile<'_> {
             let d = index.definition(*id);
             let mut identity = None;
             for (n, &(path, b)) in read.iter().enumerate() {
-                let named: Vec<&Definition> =
-                    file_index(db, b).definitions.iter().filter(|e| e.name == d.name && e.kind == *kind).collect();
+                let named: Vec<&Definition> = file_definitions(db, b)
+                    .definitions
+                    .iter()
+                    .filter(|e| e.name == d.name && e.kind == *kind)
+                    .collect();
                 if named.is_empty() {
                     continue;
                 }

@@ -5,7 +5,7 @@
 //! them the one it was.
 
 use crate::resolve::Resolver;
-use hintlens_db::{Db, SnapshotIndex, SourceFile, file_directives, file_index, qualified_name};
+use hintlens_db::{Db, SnapshotIndex, SourceFile, file_definitions, file_directives, qualified_name};
 use hintlens_syntax::Definition;
 use hintlens_syntax::scoping::{self, ScopeOp};
 use std::cell::{OnceCell, RefCell};
@@ -36,7 +36,7 @@ impl<'a> Identities<'a> {
     /// The identity of `definition`, one of the file's: its qualified name as the language
     /// spells it, scopes from macros put back and inline namespaces left out.
     pub fn of(&self, definition: &Definition) -> String {
-        let index = file_index(self.db, self.file);
+        let index = file_definitions(self.db, self.file);
         if index.scope_marks.is_empty() && index.inline_scopes.is_empty() {
             return qualified_name(self.db, self.path, self.file, &definition.local_name);
         }

@@ -543,6 +543,12 @@ impl ModuleRoot {
 }
 
 impl FileIndex {
+    /// What of this index the file's outline ([`Frontend::outline_reusing`]) holds as it is:
+    /// all but its uses, strings and head types, which are left empty here.
+    pub fn outlined(&self) -> FileIndex {
+        FileIndex { uses: Vec::new(), strings: Vec::new(), head_types: Vec::new(), ..self.clone() }
+    }
+
     /// The type the file states for the head of its use at `index` ([`FileIndex::head_types`]).
     pub fn head_type(&self, index: usize) -> Option<&str> {
         let at = self.head_types.binary_search_by_key(&(index as u32), |(i, _)| *i).ok()?;
@@ -718,6 +724,23 @@ pub trait Frontend: Send + Sync + 'static {
             Some(roots) => (FileIndex { roots, ..FileIndex::default() }, None),
             None => self.extract_source(text, earlier),
         }
+    }
+
+    /// Whether [`Frontend::outline_reusing`] reads less of a file than
+    /// [`Frontend::extract_reusing`] does: a caller that needs only what an outline holds then
+    /// asks for it.
+    fn has_outline(&self) -> bool {
+        false
+    }
+
+    /// An outline of `text`: [`Frontend::extract_reusing`]'s index with every definition,
+    /// import, scope mark and macro, inline scope, test region, root, package, doc and error
+    /// the same, but perhaps fewer uses, strings and head types (those of function bodies that
+    /// define nothing). What reads a file of a base only for its definitions (whether a
+    /// definition is new) asks for this. [`Frontend::module_name`], [`Frontend::qualified_name`]
+    /// and [`Frontend::namespace`] read nothing an outline leaves out. By default the index.
+    fn outline_reusing(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>) {
+        self.extract_reusing(text, earlier)
     }
 
     /// What a preprocessor reads of `text` without parsing it ([`Directives`]), for a language

@@ -230,7 +230,8 @@ pub fn widened(edits: &[TextEdit], text: &[u8], (before, after): (usize, usize))
 /// The [`hintlens_syntax::Frontend`] methods every tree-sitter frontend writes alike, inside
 /// its `impl Frontend`: `spec` (its [`hintlens_syntax::LanguageSpec`], a `static`),
 /// `extract_source` ([`extract_reading`] with its grammar, walk and, for a language whose
-/// grammar cannot read all of a file, a [`Reading`]) and `bare_parse`.
+/// grammar cannot read all of a file, a [`Reading`]) and `bare_parse`; with an `outline` walk
+/// too, `has_outline` and `outline_reusing` ([`hintlens_syntax::Frontend::outline_reusing`]).
 ///
 /// ```ignore
 /// impl Frontend for Go {
@@ -258,6 +259,24 @@ macro_rules! frontend {
 
         fn bare_parse(&self, text: &[u8]) -> usize {
             $crate::bare_parse(&$grammar.into(), text)
+        }
+    };
+    (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path, reading: $reading:expr, outline: $outline:path) => {
+        $crate::frontend!(spec: $spec, grammar: $grammar, walk: $walk, reading: $reading);
+
+        fn has_outline(&self) -> bool {
+            true
+        }
+
+        fn outline_reusing(
+            &self,
+            text: &[u8],
+            earlier: Option<$crate::reexport::Earlier>,
+        ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
+            match self.manifest_roots(text) {
+                Some(_) => self.extract_reusing(text, earlier),
+                None => $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree| $outline(text, tree)),
+            }
         }
     };
 }

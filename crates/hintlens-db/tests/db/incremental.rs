@@ -349,3 +349,48 @@ diff --git a/README.md b/README.md
     let other = db.derive_on_demand(&reference, &base_index, &base, Box::new(NoBlobs));
     assert_eq!(paths(&other), paths(&base_index));
 }
+
+/// A file read for its definitions alone is walked for its outline, not its index, unless its
+/// index has been read already: then that index answers, and the file is walked once.
+#[test]
+fn definitions_come_from_the_outline_unless_the_index_was_read() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = log.clone();
+    let db = Database::with_events(
+        vec![Box::new(hintlens_c::Cpp), Box::new(hintlens_python::Python)],
+        Some(Box::new(move |event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                let key = format!("{database_key:?}");
+                if let Some(query) = ["file_index", "file_outline"].into_iter().find(|q| key.starts_with(q)) {
+                    sink.lock().unwrap().push(query);
+                }
+            }
+        })),
+    );
+    let body = "int twice(int x) {\n  int y = x + x;\n  return y;\n}\n";
+    let files = snapshot(&[
+        ("base.cpp", &format!("{body}int twice_base(int x) {{ return twice(x); }}\n")),
+        ("read.cpp", &format!("{body}int twice_read(int x) {{ return twice(x); }}\n")),
+        ("a.py", "def f(x):\n    return g(x)\n"),
+    ]);
+    let files = db.snapshot_on_demand(&files, Box::new(NoBlobs));
+    let (base, read, python) =
+        (files.get(&db, "base.cpp").unwrap(), files.get(&db, "read.cpp").unwrap(), files.get(&db, "a.py").unwrap());
+    let taken = || std::mem::take(&mut *log.lock().unwrap());
+
+    let outline = hintlens_db::file_definitions(&db, base);
+    assert_eq!(taken(), ["file_outline"], "a file not indexed is outlined");
+    let index = hintlens_db::file_index(&db, base);
+    assert_eq!(outline.outlined(), index.outlined(), "every definition, as the index has it");
+    assert!(outline.uses.len() < index.uses.len(), "the bodies' uses are left out: {:?}", outline.uses);
+    taken();
+
+    hintlens_db::file_index(&db, read);
+    assert_eq!(taken(), ["file_index"]);
+    let definitions = hintlens_db::file_definitions(&db, read);
+    assert!(taken().is_empty(), "an indexed file's definitions are its index's");
+    assert_eq!(definitions, hintlens_db::file_index(&db, read));
+
+    hintlens_db::file_definitions(&db, python);
+    assert_eq!(taken(), ["file_index"], "a language without an outline is indexed");
+}

@@ -1,0 +1,82 @@
+//! A frontend's outline (`Frontend::outline_reusing`) holds everything its index holds but uses
+//! and strings: checked on every file of every scenario and under seeded random line edits
+//! (which leave braces unbalanced and blocks torn), fresh and parsed from an earlier tree, in
+//! every language that has one.
+
+use hintlens_syntax::Frontend;
+use hintlens_syntax::reuse::{Earlier, text_edits};
+
+/// Checks `new`'s outline, fresh and parsed from `old`'s tree, against `new`'s index; the
+/// number of uses the outline spared.
+fn check(frontend: &dyn Frontend, old: &str, new: &str, what: &str) -> Result<usize, String> {
+    let index = frontend.extract(new.as_bytes());
+    let (fresh, _) = frontend.outline_reusing(new.as_bytes(), None);
+    let (_, parse) = frontend.extract_reusing(old.as_bytes(), None);
+    let earlier = parse.map(|parse| Earlier { parse, edits: text_edits(old.as_bytes(), new.as_bytes()) });
+    let (reused, _) = frontend.outline_reusing(new.as_bytes(), earlier);
+    for (outline, how) in [(&fresh, "fresh"), (&reused, "from the earlier tree")] {
+        if outline.outlined() != index.outlined() {
+            return Err(format!("{what}: the outline ({how}) differs from the index\n--- old\n{old}\n--- new\n{new}"));
+        }
+        if outline.uses.len() > index.uses.len() {
+            return Err(format!("{what}: the outline ({how}) has more uses than the index"));
+        }
+    }
+    Ok(index.uses.len() - fresh.uses.len())
+}
+
+/// Deletes, duplicates and moves lines, and opens blocks: a block an edit tears must still be
+/// read where it may hold a definition.
+fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
+    let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_owned).collect();
+    for _ in 0..rng.usize(1..6) {
+        if lines.is_empty() {
+            lines.push("void f() {\n".to_owned());
+            continue;
+        }
+        let at = rng.usize(..lines.len());
+        match rng.u8(..5) {
+            0 => {
+                lines.remove(at);
+            }
+            1 => lines.insert(at, lines[at].clone()),
+            2 => {
+                let line = lines.remove(at);
+                let to = rng.usize(..=lines.len());
+                lines.insert(to, line);
+            }
+            3 => lines.insert(at, "void opened() {\n".to_owned()),
+            _ => lines[at] = format!("{} }}\n", lines[at].trim_end()),
+        }
+    }
+    lines.concat()
+}
+
+#[test]
+fn an_outline_holds_every_definition_of_the_index() {
+    let frontends = hintlens_batch::frontends();
+    let mut rng = fastrand::Rng::with_seed(43);
+    let (mut checked, mut spared, mut failures) = (0, 0, Vec::new());
+    for file in hintlens_tests::scenario_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let scenario = hintlens_tests::parse_scenario(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let changed = scenario.code.iter().chain(&scenario.test).filter_map(|(p, c)| Some((p, c.as_deref()?)));
+        let base = scenario.base.iter().map(|(p, t)| (p, t.as_str()));
+        for (path, new) in changed.chain(base) {
+            let Some(frontend) = frontends.iter().find(|f| f.claims(path) && f.has_outline()) else { continue };
+            let old = scenario.base.get(path).map_or("", String::as_str);
+            let mut versions = vec![new.to_owned()];
+            versions.extend((0..8).map(|_| mutate(new, &mut rng)));
+            for (round, version) in versions.iter().enumerate() {
+                match check(&**frontend, old, version, &format!("{} {path} mutation {round}", file.display())) {
+                    Ok(n) => spared += n,
+                    Err(e) => failures.push(e),
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 300, "expected the C and C++ scenarios' files, checked {checked}");
+    assert!(failures.is_empty(), "{} of {checked} failed:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(spared > 0, "no outline left out a use: the outlines read as much as the indexes");
+}
