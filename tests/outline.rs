@@ -3,6 +3,7 @@
 //! (which leave braces unbalanced and blocks torn), fresh and parsed from an earlier tree, in
 //! every language that has one.
 
+use crate::reuse::mutate;
 use hintlens_syntax::Frontend;
 use hintlens_syntax::reuse::{Earlier, text_edits};
 
@@ -23,33 +24,6 @@ fn check(frontend: &dyn Frontend, old: &str, new: &str, what: &str) -> Result<us
         }
     }
     Ok(index.uses.len() - fresh.uses.len())
-}
-
-/// Deletes, duplicates and moves lines, and opens blocks: a block an edit tears must still be
-/// read where it may hold a definition.
-fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
-    let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_owned).collect();
-    for _ in 0..rng.usize(1..6) {
-        if lines.is_empty() {
-            lines.push("void f() {\n".to_owned());
-            continue;
-        }
-        let at = rng.usize(..lines.len());
-        match rng.u8(..5) {
-            0 => {
-                lines.remove(at);
-            }
-            1 => lines.insert(at, lines[at].clone()),
-            2 => {
-                let line = lines.remove(at);
-                let to = rng.usize(..=lines.len());
-                lines.insert(to, line);
-            }
-            3 => lines.insert(at, "void opened() {\n".to_owned()),
-            _ => lines[at] = format!("{} }}\n", lines[at].trim_end()),
-        }
-    }
-    lines.concat()
 }
 
 #[test]

@@ -21,8 +21,9 @@ fn check(frontend: &dyn Frontend, old: &str, new: &str, what: &str) -> Result<()
     }
 }
 
-/// A seeded random mix of line edits: deleting, duplicating, moving and breaking lines.
-fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
+/// A seeded random mix of line edits: deleting, duplicating and moving lines, breaking a line
+/// and opening a block (`tests/outline.rs` too: a block an edit tears must still be read).
+pub(crate) fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
     let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_owned).collect();
     for _ in 0..rng.usize(1..6) {
         if lines.is_empty() {
@@ -30,7 +31,7 @@ fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
             continue;
         }
         let at = rng.usize(..lines.len());
-        match rng.u8(..4) {
+        match rng.u8(..5) {
             0 => {
                 lines.remove(at);
             }
@@ -40,6 +41,7 @@ fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
                 let to = rng.usize(..=lines.len());
                 lines.insert(to, line);
             }
+            3 => lines.insert(at, "void opened() {\n".to_owned()),
             _ => lines[at] = format!("{} ) {{ (\n", lines[at].trim_end()),
         }
     }

@@ -120,7 +120,8 @@ fn extracted(db: &dyn Db, file: SourceFile, extract: Extract) -> FileIndex {
 /// index has it, and perhaps fewer uses. So a file read whole for one question and for its
 /// definitions for another is walked once.
 pub fn file_definitions(db: &dyn Db, file: SourceFile) -> &FileIndex {
-    if db.indexed(file) || !db.frontend(file.language(db)).has_outline() {
+    // Most languages have no outline: they are spared the lookup.
+    if !db.frontend(file.language(db)).has_outline() || db.indexed(file) {
         file_index(db, file)
     } else {
         file_outline(db, file)

@@ -738,9 +738,18 @@ pub trait Frontend: Send + Sync + 'static {
     /// the same, but perhaps fewer uses, strings and head types (those of function bodies that
     /// define nothing). What reads a file of a base only for its definitions (whether a
     /// definition is new) asks for this. [`Frontend::module_name`], [`Frontend::qualified_name`]
-    /// and [`Frontend::namespace`] read nothing an outline leaves out. By default the index.
+    /// and [`Frontend::namespace`] read nothing an outline leaves out. A manifest's is its index.
     fn outline_reusing(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>) {
-        self.extract_reusing(text, earlier)
+        match self.manifest_roots(text) {
+            Some(_) => self.extract_reusing(text, earlier),
+            None => self.outline_source(text, earlier),
+        }
+    }
+
+    /// [`Frontend::outline_reusing`] of a text that is no manifest; by default its index
+    /// ([`Frontend::extract_source`]).
+    fn outline_source(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>) {
+        self.extract_source(text, earlier)
     }
 
     /// What a preprocessor reads of `text` without parsing it ([`Directives`]), for a language

@@ -231,7 +231,7 @@ pub fn widened(edits: &[TextEdit], text: &[u8], (before, after): (usize, usize))
 /// its `impl Frontend`: `spec` (its [`hintlens_syntax::LanguageSpec`], a `static`),
 /// `extract_source` ([`extract_reading`] with its grammar, walk and, for a language whose
 /// grammar cannot read all of a file, a [`Reading`]) and `bare_parse`; with an `outline` walk
-/// too, `has_outline` and `outline_reusing` ([`hintlens_syntax::Frontend::outline_reusing`]).
+/// too, `has_outline` and `outline_source` ([`hintlens_syntax::Frontend::outline_reusing`]).
 ///
 /// ```ignore
 /// impl Frontend for Go {
@@ -268,15 +268,12 @@ macro_rules! frontend {
             true
         }
 
-        fn outline_reusing(
+        fn outline_source(
             &self,
             text: &[u8],
             earlier: Option<$crate::reexport::Earlier>,
         ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
-            match self.manifest_roots(text) {
-                Some(_) => self.extract_reusing(text, earlier),
-                None => $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree| $outline(text, tree)),
-            }
+            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree| $outline(text, tree))
         }
     };
 }
