@@ -7,6 +7,7 @@ mod cli_judge;
 mod cli_pipeline;
 mod cli_reports;
 mod cli_review;
+mod definable;
 mod docs;
 mod lsp_stdio;
 mod nul_bytes;

@@ -3,7 +3,7 @@
 //! (which leave braces unbalanced and blocks torn), fresh and parsed from an earlier tree, in
 //! every language that has one.
 
-use crate::reuse::mutate;
+use crate::reuse::{mutate, scenario_sources};
 use hintlens_syntax::Frontend;
 use hintlens_syntax::reuse::{Earlier, text_edits};
 
@@ -31,18 +31,13 @@ fn an_outline_holds_every_definition_of_the_index() {
     let frontends = hintlens_batch::frontends();
     let mut rng = fastrand::Rng::with_seed(43);
     let (mut checked, mut spared, mut failures) = (0, 0, Vec::new());
-    for file in hintlens_tests::scenario_files() {
-        let text = std::fs::read_to_string(&file).unwrap();
-        let scenario = hintlens_tests::parse_scenario(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let changed = scenario.code.iter().chain(&scenario.test).filter_map(|(p, c)| Some((p, c.as_deref()?)));
-        let base = scenario.base.iter().map(|(p, t)| (p, t.as_str()));
-        for (path, new) in changed.chain(base) {
+    for (scenario, files) in scenario_sources() {
+        for (path, new, old) in &files {
             let Some(frontend) = frontends.iter().find(|f| f.claims(path) && f.has_outline()) else { continue };
-            let old = scenario.base.get(path).map_or("", String::as_str);
             let mut versions = vec![new.to_owned()];
             versions.extend((0..8).map(|_| mutate(new, &mut rng)));
             for (round, version) in versions.iter().enumerate() {
-                match check(&**frontend, old, version, &format!("{} {path} mutation {round}", file.display())) {
+                match check(&**frontend, old, version, &format!("{scenario} {path} mutation {round}")) {
                     Ok(n) => spared += n,
                     Err(e) => failures.push(e),
                 }

@@ -21,6 +21,28 @@ fn check(frontend: &dyn Frontend, old: &str, new: &str, what: &str) -> Result<()
     }
 }
 
+/// A scenario's source file: its path, its text and its text at B (empty for a file the change
+/// adds).
+pub(crate) type Source = (String, String, String);
+
+/// Every scenario's source files, scenario by scenario: its path (for messages), and each file
+/// (the changed files' new text, then the base files).
+pub(crate) fn scenario_sources() -> Vec<(String, Vec<Source>)> {
+    let mut out = Vec::new();
+    for file in hintlens_tests::scenario_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let scenario = hintlens_tests::parse_scenario(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let changed = scenario.code.iter().chain(&scenario.test).filter_map(|(p, c)| Some((p, c.clone()?)));
+        let base = scenario.base.iter().map(|(p, t)| (p, t.clone()));
+        let files = changed.chain(base).map(|(path, new)| {
+            let old = scenario.base.get(path).cloned().unwrap_or_default();
+            (path.clone(), new, old)
+        });
+        out.push((file.display().to_string(), files.collect()));
+    }
+    out
+}
+
 /// A seeded random mix of line edits: deleting, duplicating and moving lines, breaking a line
 /// and opening a block (`tests/outline.rs` too: a block an edit tears must still be read).
 pub(crate) fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {

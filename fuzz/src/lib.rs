@@ -7,8 +7,8 @@ use serde_json::json;
 use std::io::Cursor;
 
 /// A frontend on one input: extraction never panics and its index is well formed
-/// ([`check_index`]), and its outline, if it has one, holds what the index holds but uses and
-/// strings; the word lexer of its language, which reads every file of a repository for word
+/// ([`check_index`]), its outline, if it has one, holds what the index holds but uses and
+/// strings, and the text may define each of its definitions (`Frontend::may_define`); the word lexer of its language, which reads every file of a repository for word
 /// facts, never panics on the same text and hands out only runs of word bytes.
 pub fn check_frontend(frontend: &dyn Frontend, text: &[u8]) {
     let index = frontend.extract(text);
@@ -16,6 +16,10 @@ pub fn check_frontend(frontend: &dyn Frontend, text: &[u8]) {
     if frontend.has_outline() {
         let (outline, _) = frontend.outline_reusing(text, None);
         assert!(outline.outlined() == index.outlined(), "the outline differs from the index");
+    }
+    for d in &index.definitions {
+        let qualified = frontend.qualified_name("fuzz", &index, &d.local_name);
+        assert!(frontend.may_define(text, &[(&qualified, d.kind)], &mut |_| false), "{qualified} defined, not definable");
     }
     lexical::words(text, frontend.spec().lexical, TextWords::ALL, |word, _| {
         assert!(!word.is_empty() && word.iter().all(|&b| lexical::is_word_byte(b)), "a word that is none: {word:?}");

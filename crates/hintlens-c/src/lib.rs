@@ -33,6 +33,7 @@
 //! - Each name of a C++ `namespace` is a `namespace` definition; a type alias records the type it
 //!   names (`Definition::holds`), so a qualifier spelling the alias names that type's members.
 
+mod definable;
 mod directives;
 mod macro_lines;
 mod namespaces;
@@ -273,6 +274,17 @@ impl Frontend for Cpp {
     /// `fmt.v10.detail.write` → `fmt::v10::detail::write`.
     fn qualified_name(&self, _path: &str, _index: &FileIndex, local_name: &str) -> String {
         local_name.replace('.', "::")
+    }
+
+    /// Read from the namespaces the braces open and the qualifier before each name
+    /// ([`definable`]). (C's names are the names themselves: any file spelling one may define it.)
+    fn may_define(
+        &self,
+        text: &[u8],
+        wanted: &[(&str, DefKind)],
+        is_scope_macro: &mut dyn FnMut(&str) -> bool,
+    ) -> bool {
+        definable::may_define(text, wanted, is_scope_macro)
     }
 }
 

@@ -240,10 +240,13 @@ pub(crate) fn scope_macros(text: &[u8]) -> Vec<ScopeMacro> {
 /// `{` less `}` in `text` ([`crate::scan`]: comments, literals and directives hold none).
 fn brace_balance(text: &[u8]) -> i64 {
     let mut balance = 0;
-    scan(text, |token| match token {
-        Token::Open(_) => balance += 1,
-        Token::Close(_) => balance -= 1,
-        _ => {}
+    scan(text, |token| {
+        match token {
+            Token::Open(_) => balance += 1,
+            Token::Close(_) => balance -= 1,
+            _ => {}
+        }
+        true
     });
     balance
 }

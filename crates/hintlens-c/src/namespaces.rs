@@ -21,6 +21,9 @@ use crate::scan::{Directive, Token, scan};
 #[derive(Debug, Default)]
 pub(crate) struct Namespaces {
     changes: Vec<(usize, Vec<String>)>,
+    /// Whether the text opens an `inline namespace` (an ABI tag a definition's identity leaves
+    /// out, [`hintlens_syntax::scoping`]).
+    pub(crate) opens_inline: bool,
 }
 
 impl Namespaces {
@@ -36,67 +39,97 @@ type Frame = Vec<String>;
 
 pub(crate) fn namespaces(text: &[u8]) -> Namespaces {
     let mut out = Namespaces::default();
-    let mut stack: Vec<Frame> = Vec::new();
-    // Per open conditional: the state before it, and its first branch's state at its end.
-    let mut conditionals: Vec<(Vec<Frame>, Option<Vec<Frame>>)> = Vec::new();
-    // After `namespace`: the names read so far, until its `{` (or anything else: an alias).
-    let mut pending: Option<Vec<String>> = None;
-    let record = |out: &mut Namespaces, at: usize, stack: &[Frame]| {
-        let names: Vec<String> = stack.iter().flatten().cloned().collect();
-        if out.changes.last().is_none_or(|(_, last)| *last != names) {
-            out.changes.push((at, names));
-        }
-    };
-    scan(text, |token| match token {
-        Token::Directive(Some(Directive::If), _) => conditionals.push((stack.clone(), None)),
-        Token::Directive(Some(Directive::Else), end) => {
-            if let Some((before, first)) = conditionals.last_mut() {
-                if first.is_none() {
-                    *first = Some(std::mem::replace(&mut stack, before.clone()));
-                } else {
-                    stack = before.clone();
-                }
-                record(&mut out, end, &stack);
+    let mut reader = Reader::default();
+    scan(text, |token| {
+        if let Some(at) = reader.read(&token) {
+            let names: Vec<String> = reader.names().cloned().collect();
+            if out.changes.last().is_none_or(|(_, last)| *last != names) {
+                out.changes.push((at, names));
             }
         }
-        Token::Directive(Some(Directive::Endif), end) => {
-            if let Some((_, Some(first))) = conditionals.pop() {
-                stack = first;
-                record(&mut out, end, &stack);
-            }
-        }
-        Token::Directive(None, _) => {}
-        // Only a named namespace's brace changes the names: the others are not recorded.
-        Token::Open(at) => {
-            let frame = pending.take().unwrap_or_default();
-            let names = !frame.is_empty();
-            stack.push(frame);
-            if names {
-                record(&mut out, at + 1, &stack);
-            }
-        }
-        Token::Close(at) => {
-            pending = None;
-            if stack.pop().is_some_and(|frame| !frame.is_empty()) {
-                record(&mut out, at, &stack);
-            }
-        }
-        Token::Word(b"namespace") => pending = Some(Vec::new()),
-        Token::Word(b"inline") => {}
-        Token::Word(word) => {
-            if let Some(names) = &mut pending {
-                if word[0].is_ascii_digit() {
-                    pending = None;
-                } else {
-                    names.push(String::from_utf8_lossy(word).into_owned());
-                }
-            }
-        }
-        // `a::b`: the names go on.
-        Token::Punct(b':') => {}
-        Token::Punct(_) => pending = None,
+        true
     });
+    out.opens_inline = reader.opens_inline;
     out
+}
+
+/// The namespaces open at each point of a text, read token by token ([`scan`]'s): what
+/// [`namespaces`] records, for a reader that wants them only where it stops.
+#[derive(Debug, Default)]
+pub(crate) struct Reader {
+    stack: Vec<Frame>,
+    /// Per open conditional: the state before it, and its first branch's state at its end.
+    conditionals: Vec<(Vec<Frame>, Option<Vec<Frame>>)>,
+    /// After `namespace`: the names read so far, until its `{` (or anything else: an alias).
+    pending: Option<Vec<String>>,
+    /// Whether the last word was `inline`.
+    after_inline: bool,
+    /// Whether the text read so far opens an `inline namespace`.
+    pub(crate) opens_inline: bool,
+}
+
+impl Reader {
+    /// The names open after the tokens read, outermost first.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &String> {
+        self.stack.iter().flatten()
+    }
+
+    /// Reads `token`; the byte from which the names may have changed, if they may.
+    pub(crate) fn read(&mut self, token: &Token<'_>) -> Option<usize> {
+        let inline = std::mem::take(&mut self.after_inline);
+        match *token {
+            Token::Directive(Some(Directive::If), _) => self.conditionals.push((self.stack.clone(), None)),
+            Token::Directive(Some(Directive::Else), ref directive) => {
+                let (before, first) = self.conditionals.last_mut()?;
+                if first.is_none() {
+                    *first = Some(std::mem::replace(&mut self.stack, before.clone()));
+                } else {
+                    self.stack = before.clone();
+                }
+                return Some(directive.end);
+            }
+            Token::Directive(Some(Directive::Endif), ref directive) => {
+                if let Some((_, Some(first))) = self.conditionals.pop() {
+                    self.stack = first;
+                    return Some(directive.end);
+                }
+            }
+            Token::Directive(None, _) | Token::Unclosed => {}
+            // Only a named namespace's brace changes the names.
+            Token::Open(at) => {
+                let frame = self.pending.take().unwrap_or_default();
+                let names = !frame.is_empty();
+                self.stack.push(frame);
+                if names {
+                    return Some(at + 1);
+                }
+            }
+            Token::Close(at) => {
+                self.pending = None;
+                if self.stack.pop().is_some_and(|frame| !frame.is_empty()) {
+                    return Some(at);
+                }
+            }
+            Token::Word(b"namespace") => {
+                self.opens_inline |= inline;
+                self.pending = Some(Vec::new());
+            }
+            Token::Word(b"inline") => self.after_inline = true,
+            Token::Word(word) => {
+                if let Some(names) = &mut self.pending {
+                    if word[0].is_ascii_digit() {
+                        self.pending = None;
+                    } else {
+                        names.push(String::from_utf8_lossy(word).into_owned());
+                    }
+                }
+            }
+            // `a::b`: the names go on.
+            Token::Punct(b':') => {}
+            Token::Punct(_) => self.pending = None,
+        }
+        None
+    }
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ fn blanks(text: &[u8]) -> &[u8] {
 }
 
 /// One piece of code, as [`scan`] hands it out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Token<'t> {
     /// `{` at this byte.
     Open(usize),
@@ -38,13 +38,17 @@ pub(crate) enum Token<'t> {
     Word(&'t [u8]),
     /// Any other byte of code but blanks (`;`, `=`, `:`…).
     Punct(u8),
-    /// A directive line, its continued lines and any comment opened on it taken in, ending at
-    /// this byte: the conditional it is, if one.
-    Directive(Option<Directive>, usize),
+    /// A directive line, its continued lines and any comment opened on it taken in, at these
+    /// bytes: the conditional it is, if one.
+    Directive(Option<Directive>, std::ops::Range<usize>),
+    /// A block comment, string or character literal the text does not close, before it is
+    /// read to the text's end (a comment) or its line's (a literal): a grammar may read code
+    /// where this reading reads none.
+    Unclosed,
 }
 
-/// Hands `out` the code of `text`, first to last.
-pub(crate) fn scan(text: &[u8], mut out: impl FnMut(Token<'_>)) {
+/// Hands `out` the code of `text`, first to last, while it answers `true`.
+pub(crate) fn scan<'t>(text: &'t [u8], mut out: impl FnMut(Token<'t>) -> bool) {
     let mut line_start = true;
     let mut i = 0;
     while i < text.len() {
@@ -61,42 +65,45 @@ pub(crate) fn scan(text: &[u8], mut out: impl FnMut(Token<'_>)) {
             }
             b'#' if line_start => {
                 let end = directive_end(text, i);
-                out(Token::Directive(directive(&text[i..end]), end));
+                if !out(Token::Directive(directive(&text[i..end]), i..end)) {
+                    return;
+                }
                 i = end;
                 continue;
             }
             _ => {}
         }
         line_start = false;
-        match c {
+        // The token at `i`, if any, and where the next one may start.
+        let (token, next) = match c {
             b'/' if text.get(i + 1) == Some(&b'/') => {
-                i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |p| i + p);
+                (None, memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |p| i + p))
             }
-            b'/' if text.get(i + 1) == Some(&b'*') => i = comment_end(text, i + 2),
-            b'"' if i > 0 && text[i - 1] == b'R' => i = raw_string_end(text, i + 1),
-            b'"' => i = literal_end(text, i + 1, b'"'),
+            b'/' if text.get(i + 1) == Some(&b'*') => unclosed(comment_end(text, i + 2)),
+            b'"' if i > 0 && text[i - 1] == b'R' => unclosed(raw_string_end(text, i + 1)),
+            b'"' => unclosed(literal_end(text, i + 1, b'"')),
             // After a digit, C++14's digit separator (`1'000`).
-            b'\'' if i > 0 && text[i - 1].is_ascii_digit() => i += 1,
-            b'\'' => i = literal_end(text, i + 1, b'\''),
-            b'{' => {
-                out(Token::Open(i));
-                i += 1;
-            }
-            b'}' => {
-                out(Token::Close(i));
-                i += 1;
-            }
+            b'\'' if i > 0 && text[i - 1].is_ascii_digit() => (None, i + 1),
+            b'\'' => unclosed(literal_end(text, i + 1, b'\'')),
+            b'{' => (Some(Token::Open(i)), i + 1),
+            b'}' => (Some(Token::Close(i)), i + 1),
             c if c.is_ascii_alphanumeric() || c == b'_' => {
                 let end = i + text[i..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
-                out(Token::Word(&text[i..end]));
-                i = end;
+                (Some(Token::Word(&text[i..end])), end)
             }
-            c => {
-                out(Token::Punct(c));
-                i += 1;
-            }
+            c => (Some(Token::Punct(c)), i + 1),
+        };
+        if token.is_some_and(|token| !out(token)) {
+            return;
         }
+        i = next;
     }
+}
+
+/// A comment's or literal's end (and whether the text closes it) as a token and the next
+/// token's start: `Unclosed` where the text does not close it.
+fn unclosed<'t>((end, closed): (usize, bool)) -> (Option<Token<'t>>, usize) {
+    ((!closed).then_some(Token::Unclosed), end)
 }
 
 /// The end of the directive starting at `from` (its `#`): the end of its last line, its
@@ -108,7 +115,7 @@ fn directive_end(text: &[u8], from: usize) -> usize {
             b'\n' if i > 0 && text[i - 1] == b'\\' => i += 1,
             b'\n' if i > 1 && text[i - 1] == b'\r' && text[i - 2] == b'\\' => i += 1,
             b'\n' => return i,
-            b'/' if text.get(i + 1) == Some(&b'*') => i = comment_end(text, i + 2),
+            b'/' if text.get(i + 1) == Some(&b'*') => i = comment_end(text, i + 2).0,
             b'/' if text.get(i + 1) == Some(&b'/') => {
                 return memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |p| i + p);
             }
@@ -118,27 +125,29 @@ fn directive_end(text: &[u8], from: usize) -> usize {
     text.len()
 }
 
-/// The position after the `*/` closing a block comment whose text starts at `from`.
-fn comment_end(text: &[u8], from: usize) -> usize {
-    memchr::memmem::find(&text[from..], b"*/").map_or(text.len(), |p| from + p + 2)
+/// The position after the `*/` closing a block comment whose text starts at `from`, and
+/// whether there is one (else the text's end).
+fn comment_end(text: &[u8], from: usize) -> (usize, bool) {
+    memchr::memmem::find(&text[from..], b"*/").map_or((text.len(), false), |p| (from + p + 2, true))
 }
 
-/// The position after the `quote` closing a literal whose text starts at `from`; a literal
-/// never spans a line, so an unclosed one ends at its line's end.
-fn literal_end(text: &[u8], mut from: usize, quote: u8) -> usize {
+/// The position after the `quote` closing a literal whose text starts at `from`, and whether
+/// there is one: a literal never spans a line, so an unclosed one ends at its line's end.
+fn literal_end(text: &[u8], mut from: usize, quote: u8) -> (usize, bool) {
     while from < text.len() {
         match text[from] {
             b'\\' => from += 2,
-            b'\n' => return from,
-            b if b == quote => return from + 1,
+            b'\n' => return (from, false),
+            b if b == quote => return (from + 1, true),
             _ => from += 1,
         }
     }
-    text.len()
+    (text.len(), false)
 }
 
-/// The position after a raw string whose delimiter starts at `from` (`R"x(…)x"`).
-fn raw_string_end(text: &[u8], from: usize) -> usize {
+/// The position after a raw string whose delimiter starts at `from` (`R"x(…)x"`), and whether
+/// the text closes it.
+fn raw_string_end(text: &[u8], from: usize) -> (usize, bool) {
     let Some(open) = memchr::memchr(b'(', &text[from..]).filter(|&p| p <= 16) else {
         return literal_end(text, from, b'"');
     };
@@ -147,7 +156,7 @@ fn raw_string_end(text: &[u8], from: usize) -> usize {
     close.extend_from_slice(&text[from..from + open]);
     close.push(b'"');
     let body = from + open + 1;
-    memchr::memmem::find(&text[body..], &close).map_or(text.len(), |p| body + p + close.len())
+    memchr::memmem::find(&text[body..], &close).map_or((text.len(), false), |p| (body + p + close.len(), true))
 }
 
 #[cfg(test)]
@@ -156,11 +165,14 @@ mod tests {
 
     fn braces(text: &str) -> String {
         let mut out = String::new();
-        scan(text.as_bytes(), |t| match t {
-            Token::Open(_) => out.push('{'),
-            Token::Close(_) => out.push('}'),
-            Token::Directive(Some(d), _) => out.push_str(&format!("{d:?}")),
-            _ => {}
+        scan(text.as_bytes(), |t| {
+            match t {
+                Token::Open(_) => out.push('{'),
+                Token::Close(_) => out.push('}'),
+                Token::Directive(Some(d), _) => out.push_str(&format!("{d:?}")),
+                _ => {}
+            }
+            true
         });
         out
     }

@@ -78,18 +78,28 @@ pub trait Db: salsa::Database {
     /// for the next version of its path that a task of the batch reads (`Shelf`).
     fn keep_parse(&self, file: SourceFile, parse: Parse);
 
-    /// Whether `file`'s [`file_index`] has been asked for: [`file_definitions`] then reads it
-    /// rather than walking the file again for an outline.
-    fn indexed(&self, file: SourceFile) -> bool;
+    /// How much of `file` has been asked for ([`Read`]): [`file_definitions`] reads its index
+    /// rather than walking the file again for an outline, and a file whose definitions are
+    /// read is not glanced at to learn whether it may define a name.
+    fn read(&self, file: SourceFile) -> Option<Read>;
 
-    /// Notes that `file`'s [`file_index`] is asked for.
-    fn note_indexed(&self, file: SourceFile);
+    /// Notes that `file` is read so far ([`file_index`] and [`file_outline`] note themselves).
+    fn note_read(&self, file: SourceFile, read: Read);
+}
+
+/// How much of a file a database has read, least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Read {
+    /// Its [`file_outline`].
+    Outline,
+    /// Its [`file_index`].
+    Index,
 }
 
 /// Definitions and uses of one file: the expensive query, run once per distinct content.
 #[salsa::tracked(returns(ref))]
 pub fn file_index(db: &dyn Db, file: SourceFile) -> FileIndex {
-    db.note_indexed(file);
+    db.note_read(file, Read::Index);
     extracted(db, file, Frontend::extract_reusing)
 }
 
@@ -98,6 +108,7 @@ pub fn file_index(db: &dyn Db, file: SourceFile) -> FileIndex {
 /// only for whether a definition is new is walked once, not its function bodies too.
 #[salsa::tracked(returns(ref))]
 pub fn file_outline(db: &dyn Db, file: SourceFile) -> FileIndex {
+    db.note_read(file, Read::Outline);
     extracted(db, file, Frontend::outline_reusing)
 }
 
@@ -121,7 +132,7 @@ fn extracted(db: &dyn Db, file: SourceFile, extract: Extract) -> FileIndex {
 /// definitions for another is walked once.
 pub fn file_definitions(db: &dyn Db, file: SourceFile) -> &FileIndex {
     // Most languages have no outline: they are spared the lookup.
-    if !db.frontend(file.language(db)).has_outline() || db.indexed(file) {
+    if !db.frontend(file.language(db)).has_outline() || db.read(file) == Some(Read::Index) {
         file_index(db, file)
     } else {
         file_outline(db, file)
@@ -227,8 +238,8 @@ pub struct Database {
     /// the blobs its snapshots hold are marked with it, for [`Database::forget_words_before`].
     task: u32,
     versions: Arc<Versions>,
-    /// The files whose [`file_index`] has been asked for ([`Db::indexed`]).
-    indexed: Arc<DashSet<SourceFile>>,
+    /// How much of each file has been asked for ([`Db::read`]).
+    read: Arc<DashMap<SourceFile, Read>>,
     /// Shared by a batch's task databases ([`Database::for_task`]).
     shelf: Arc<Shelf>,
 }
@@ -484,12 +495,13 @@ impl Db for Database {
         Some(Earlier { parse, edits: text_edits(&text, file.text(self)) })
     }
 
-    fn indexed(&self, file: SourceFile) -> bool {
-        self.indexed.contains(&file)
+    fn read(&self, file: SourceFile) -> Option<Read> {
+        self.read.get(&file).map(|r| *r)
     }
 
-    fn note_indexed(&self, file: SourceFile) {
-        self.indexed.insert(file);
+    fn note_read(&self, file: SourceFile, read: Read) {
+        let mut entry = self.read.entry(file).or_insert(read);
+        *entry = (*entry).max(read);
     }
 
     fn keep_parse(&self, file: SourceFile, parse: Parse) {
@@ -519,7 +531,7 @@ impl Database {
             words: Arc::default(),
             task: 0,
             versions: Arc::default(),
-            indexed: Arc::default(),
+            read: Arc::default(),
             shelf: Arc::default(),
         }
     }
@@ -538,7 +550,7 @@ impl Database {
             words: self.words.clone(),
             task,
             versions: Arc::default(),
-            indexed: Arc::default(),
+            read: Arc::default(),
             shelf: self.shelf.clone(),
         }
     }

@@ -102,6 +102,7 @@ impl ChangedFile<'_> {
             // (`module RuboCop`) are found in the first, and then only files naming the rest are
             // candidates — a truly new name leaves few, where every file names `RuboCop`.
             let mut visited: HashSet<&str> = HashSet::new();
+            let reference = self.identities(db);
             while !missing.is_empty() {
                 let parts: Vec<Vec<&str>> = missing.iter().map(|(_, _, parts, _)| parts.clone()).collect();
                 // Words only: the one file chosen is read and parsed.
@@ -109,6 +110,11 @@ impl ChangedFile<'_> {
                 let Some(path) = next else { break };
                 visited.insert(path);
                 let Some(b) = self.base_snapshot.get(db, path) else { continue };
+                // Nor is one whose text cannot define what is missing (an amalgamated header
+                // names every word of its library); one read already answers from its index.
+                if db.read(b).is_none() && !self.may_define(db, path, b, &missing, &reference) {
+                    continue;
+                }
                 if db.frontend(b.language(db)).namespace(path, file_definitions(db, b)).as_deref()
                     != Some(namespace.as_str())
                 {
@@ -279,6 +285,32 @@ impl ChangedFile<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the file `b` of B at `path` may define one of `missing`: a definition of its
+    /// kind whose qualified name is its name in R or its identity there (`reference`), as the
+    /// frontend reads `b`'s text without a parse ([`hintlens_syntax::Frontend::may_define`]),
+    /// the scope macros of `b`'s marks looked up as its [`Identities`] would.
+    fn may_define(
+        &self,
+        db: &dyn Db,
+        path: &str,
+        b: SourceFile,
+        missing: &[Missing<'_>],
+        reference: &Identities<'_>,
+    ) -> bool {
+        let index = file_index(db, self.file);
+        let mut wanted: Vec<(String, DefKind)> = Vec::with_capacity(missing.len());
+        for (qualified, kind, _, id) in missing {
+            let identity = reference.of(index.definition(*id));
+            if identity != *qualified {
+                wanted.push((identity, *kind));
+            }
+            wanted.push((qualified.clone(), *kind));
+        }
+        let wanted: Vec<(&str, DefKind)> = wanted.iter().map(|(name, kind)| (name.as_str(), *kind)).collect();
+        let base = Identities::new(db, self.base_snapshot, path, b);
+        db.frontend(b.language(db)).may_define(b.text(db), &wanted, &mut |name| base.is_scope_macro(name))
     }
 
     /// The identities of the file's definitions in R.
@@ -462,6 +494,49 @@ pub fn split_test_regions(
 #[cfg(test)]
 mod tests {
     use super::shared_directories;
+    use crate::Task;
+    use crate::test_support::{database_counting_parses, snapshot};
+    use hintlens_snapshot::{NoBlobs, changes_between};
+
+    /// Catch2's `directCompare` moved from `Catch::Benchmark::Detail` to `Catch::Detail`, and a
+    /// test calls it there: news (and so is the namespace), with `extras/amalgamated.hpp` — which names every word of the
+    /// name, but defines and calls it only in and under `Catch::Benchmark` — never parsed. Where
+    /// another file of B defines it in `Catch::Detail` already, that file is read and the name is
+    /// no news.
+    #[test]
+    fn a_file_of_the_base_that_cannot_define_a_moved_name_is_not_parsed() {
+        let before = "namespace Catch { namespace Benchmark { namespace Detail {\n\
+                      double directCompare(double a, double b) { return a - b; }\n} } }\n";
+        let after = "namespace Catch { namespace Detail {\n\
+                     double directCompare(double a, double b) { return a - b; }\n} }\n";
+        let amalgamated = "namespace Catch { namespace Benchmark { namespace Detail {\n\
+                           double directCompare(double a, double b);\n} }\n\
+                           namespace Benchmark { double run() { return Detail::directCompare(1, 2); } } }\n";
+        let test = "#include \"fp.hpp\"\nTEST(Fp, Compare) { Catch::Detail::directCompare(1, 2); }\n";
+        let selection = |sibling: &str| {
+            let (db, parsed) = database_counting_parses(hintlens_c::frontends());
+            let base = snapshot(&[("src/fp.hpp", before), ("extras/amalgamated.hpp", sibling)]);
+            let reference =
+                snapshot(&[("src/fp.hpp", after), ("extras/amalgamated.hpp", sibling), ("tests/fp_test.cpp", test)]);
+            let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.starts_with("tests/")).unwrap();
+            let (base, reference) =
+                (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
+            let task =
+                Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
+            let selected: Vec<String> =
+                crate::defuse::select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+            (selected, *parsed.lock().unwrap())
+        };
+        assert_eq!(
+            selection(amalgamated),
+            (vec!["Catch::Detail".to_owned(), "Catch::Detail::directCompare".to_owned()], 3),
+            "fp.hpp at B and R, and the test"
+        );
+        let defines = format!(
+            "{amalgamated}namespace Catch {{ namespace Detail {{ double directCompare(double, double); }} }}\n"
+        );
+        assert_eq!(selection(&defines), (vec![], 4), "the amalgamation too");
+    }
 
     #[test]
     fn nearness_counts_whole_leading_directories() {

@@ -42,11 +42,7 @@ impl<'a> Identities<'a> {
         }
         let line = definition.name_span.start.line;
         for mark in index.scope_marks.iter().take_while(|m| m.line < line) {
-            if !self.ops.borrow().contains_key(&mark.name) {
-                let resolver = self.resolver.get_or_init(|| Resolver::new(self.db, self.snapshot));
-                let found = scope_macro(self.db, self.snapshot, resolver, self.path, self.file, &mark.name);
-                self.ops.borrow_mut().insert(mark.name.clone(), found);
-            }
+            self.look_up(&mark.name);
         }
         let ops = self.ops.borrow();
         let local = scoping::identity(
@@ -57,6 +53,22 @@ impl<'a> Identities<'a> {
             &index.inline_scopes,
         );
         qualified_name(self.db, self.path, self.file, &local)
+    }
+
+    /// Whether `name` is a scope macro where the file finds it: a mark naming it opens or
+    /// closes scopes.
+    pub fn is_scope_macro(&self, name: &str) -> bool {
+        self.look_up(name);
+        self.ops.borrow().get(name).is_some_and(Option::is_some)
+    }
+
+    /// Looks up what the macro `name` does, once.
+    fn look_up(&self, name: &str) {
+        if !self.ops.borrow().contains_key(name) {
+            let resolver = self.resolver.get_or_init(|| Resolver::new(self.db, self.snapshot));
+            let found = scope_macro(self.db, self.snapshot, resolver, self.path, self.file, name);
+            self.ops.borrow_mut().insert(name.to_owned(), found);
+        }
     }
 }
 

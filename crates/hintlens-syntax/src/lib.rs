@@ -760,6 +760,23 @@ pub trait Frontend: Send + Sync + 'static {
         None
     }
 
+    /// Whether a file of `text` may define one of `wanted` (a qualified name as
+    /// [`Frontend::qualified_name`] spells it, and a kind), read without a parse: a definition
+    /// of that kind whose qualified name, or whose identity ([`scoping::identity`]), is that
+    /// name. `false` only where no index of the text could hold one; `is_scope_macro` says
+    /// whether a macro the text may use as a scope mark opens scopes. The default, `true`,
+    /// decides nothing. What reads a file of a base only to learn whether it defines a name
+    /// moved out of another asks this first: an amalgamated header names every word of its
+    /// library, and is parsed only where a name stands as a definition of it could.
+    fn may_define(
+        &self,
+        _text: &[u8],
+        _wanted: &[(&str, DefKind)],
+        _is_scope_macro: &mut dyn FnMut(&str) -> bool,
+    ) -> bool {
+        true
+    }
+
     /// [`Frontend::extract_reusing`] of a text that is no manifest: the parse and walk of a
     /// source file.
     fn extract_source(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>);

@@ -1,0 +1,209 @@
+//! Whether C++ text may define a name, read without a parse ([`Frontend::may_define`]).
+//!
+//! The walk names a definition by where its name stands: the namespaces enclosing it, the
+//! classes (or enum, or template) between them and it, and for an out-of-line `a::b::f` the
+//! qualifier as well; a method or constructor defined out of line under a qualifier whose last
+//! name is a type of the file (`T::m`) takes that type's local name instead. A macro's name
+//! stands in a directive. So a definition of `ns::T::f` can only be where the text spells `f`
+//! in code, under namespaces its qualified name starts with and after a qualifier its name ends
+//! with (`T::f`, or none), or after any qualifier ending in `T` for a method — or anywhere in a
+//! directive. The namespaces are those the text's braces open ([`crate::namespaces`]): the walk
+//! takes them where the tree has errors, and the tree's are theirs where it has none.
+//!
+//! An identity ([`hintlens_syntax::scoping::identity`]) is the qualified name unless the file
+//! opens an inline namespace or marks a scope with a macro that opens one: such a file may
+//! define anything.
+//!
+//! [`Frontend::may_define`]: hintlens_syntax::Frontend::may_define
+
+use crate::namespaces::Reader;
+use crate::scan::{Token, scan};
+use hintlens_syntax::DefKind;
+use std::collections::HashSet;
+
+pub(crate) fn may_define(
+    text: &[u8],
+    wanted: &[(&str, DefKind)],
+    is_scope_macro: &mut dyn FnMut(&str) -> bool,
+) -> bool {
+    let wanted: Vec<(Vec<&str>, DefKind)> = wanted.iter().map(|(q, k)| (q.split("::").collect(), *k)).collect();
+    // A name the scan does not read as one word (`$` in it) is not looked for.
+    let word = |name: &&str| !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if wanted.iter().any(|(parts, _)| !parts.last().is_some_and(word)) {
+        return true;
+    }
+    let names = Names::new(wanted.iter().filter_map(|(parts, _)| parts.last().copied()));
+    // The walk defines only names it reads, as do identities: a text spelling none of them
+    // holds none.
+    if !names.names.iter().any(|name| memchr::memmem::find(text, name.as_bytes()).is_some()) {
+        return false;
+    }
+    let (found, opens_inline) = defined_where_spelled(text, &wanted, &names);
+    if found || opens_inline {
+        return true;
+    }
+    let marks = crate::macro_lines::stray_lines(text).into_iter().map(|stray| &text[stray.range]);
+    // As the walk takes a scope mark: a macro's name alone on its line.
+    let mut marks = marks.filter(|alone| alone.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'));
+    marks.any(|mark| is_scope_macro(std::str::from_utf8(mark).unwrap_or_default()))
+}
+
+/// The last names of what is wanted, told apart from the text's other words at little cost:
+/// most words differ in length or first byte from every one of them.
+struct Names<'a> {
+    names: HashSet<&'a str>,
+    /// Bit `n` for a name `n` bytes long (the longest in the last bit).
+    lengths: u64,
+    /// Bit `b % 64` for a name starting with byte `b`.
+    starts: u64,
+}
+
+impl<'a> Names<'a> {
+    fn new(names: impl Iterator<Item = &'a str>) -> Names<'a> {
+        let names: HashSet<&str> = names.collect();
+        let bit = |n: usize| 1u64 << n.min(63);
+        let lengths = names.iter().fold(0, |bits, n| bits | bit(n.len()));
+        let starts = names.iter().fold(0, |bits, n| bits | bit(usize::from(n.as_bytes()[0] % 64)));
+        Names { names, lengths, starts }
+    }
+
+    fn contains(&self, word: &str) -> bool {
+        let bit = |n: usize| 1u64 << n.min(63);
+        self.lengths & bit(word.len()) != 0
+            && self.starts & bit(usize::from(word.as_bytes()[0] % 64)) != 0
+            && self.names.contains(word)
+    }
+}
+
+/// Whether a code occurrence of one of `names`, the last names of `wanted` (its parts, and
+/// kind), stands where the walk could define it, or a directive spells one; and, read as far
+/// as that, whether the text opens an inline namespace.
+fn defined_where_spelled(text: &[u8], wanted: &[(Vec<&str>, DefKind)], names: &Names<'_>) -> (bool, bool) {
+    let mut namespaces = Reader::default();
+    let mut found = false;
+    // The `a::b::` chain before the current word, as its names, and the `:` since the last.
+    let mut chain: Vec<&str> = Vec::new();
+    let mut colons = 0;
+    // The last word was `template` after a `::` (`T::template f`): what follows it is qualified
+    // by a chain read no further.
+    let mut qualified_template = false;
+    scan(text, |token| {
+        let after_template = std::mem::take(&mut qualified_template);
+        match token {
+            Token::Word(w) => {
+                let w = std::str::from_utf8(w).unwrap_or_default();
+                if names.contains(w) {
+                    // `None`: a qualifier this reading does not follow (`T<int>::f`, `::f`).
+                    let qualifier = match (colons, chain.is_empty()) {
+                        (2, true) => None,
+                        (2, false) => Some(chain.as_slice()),
+                        _ if after_template => None,
+                        _ => Some(&[][..]),
+                    };
+                    let enclosing: Vec<&str> = namespaces.names().map(String::as_str).collect();
+                    found = wanted.iter().filter(|(parts, _)| parts.last() == Some(&w)).any(|(parts, kind)| {
+                        qualifier.is_none_or(|qualifier| definable(parts, *kind, &enclosing, qualifier))
+                    });
+                }
+                qualified_template = w == "template" && colons == 2;
+                // A keyword is no scope: `void ::f()` is qualified by the global namespace.
+                let keyword = crate::CPP_SPEC.keywords.contains(&w);
+                if colons != 2 || keyword {
+                    chain.clear();
+                }
+                if !keyword {
+                    chain.push(w);
+                }
+                colons = 0;
+            }
+            Token::Punct(b':') => colons += 1,
+            // What follows may be code to the grammar: anything may be defined.
+            Token::Unclosed => found = true,
+            Token::Directive(_, ref range) => {
+                let words = text[range.clone()].split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
+                found = words.filter(|w| !w.is_empty()).any(|w| names.contains(std::str::from_utf8(w).unwrap_or("")));
+                chain.clear();
+                colons = 0;
+            }
+            _ => {
+                chain.clear();
+                colons = 0;
+            }
+        }
+        namespaces.read(&token);
+        !found
+    });
+    (found, namespaces.opens_inline)
+}
+
+/// Whether the walk could give a definition the qualified name `parts` (its own name last) and
+/// `kind` where its name stands under the namespaces `enclosing` after `qualifier`.
+fn definable(parts: &[&str], kind: DefKind, enclosing: &[&str], qualifier: &[&str]) -> bool {
+    // A macro is no namespace's; its `#define` may stand where this reading saw none (after
+    // code on its line).
+    if kind == DefKind::Macro && parts.len() == 1 {
+        return true;
+    }
+    let own = parts.len() - 1;
+    let ends_with_qualifier = parts[..own].ends_with(qualifier);
+    let under = parts.len() >= enclosing.len() && parts.iter().zip(enclosing).all(|(p, e)| p == e);
+    // A method of a type of the file, out of line: the type's name, wherever it stands.
+    let of_a_type = matches!(kind, DefKind::Method | DefKind::Constructor)
+        && qualifier.last().is_some_and(|owner| own > 0 && parts[own - 1] == *owner);
+    (under && ends_with_qualifier) || of_a_type
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_define;
+    use hintlens_syntax::DefKind;
+
+    fn may(text: &str, qualified: &str, kind: DefKind) -> bool {
+        may_define(text.as_bytes(), &[(qualified, kind)], &mut |_| false)
+    }
+
+    #[test]
+    fn a_name_is_definable_where_its_namespaces_and_qualifier_lead_to_it() {
+        let text = "namespace Catch { namespace Benchmark { namespace Detail {\n\
+                    double directCompare(double a, double b);\n} }\n\
+                    namespace Benchmark { double Detail::directCompare(double a, double b) { return a - b; } }\n\
+                    void use() { Benchmark::Detail::directCompare(1, 2); } }";
+        assert!(may(text, "Catch::Benchmark::Detail::directCompare", DefKind::Function));
+        // Moved to `Catch::Detail`: nowhere does the text spell it so.
+        assert!(!may(text, "Catch::Detail::directCompare", DefKind::Function));
+        assert!(!may(text, "directCompare", DefKind::Function));
+        // In a class under `Catch::Benchmark::Detail`, not under `Catch::Benchmark` alone.
+        assert!(may(text, "Catch::Benchmark::Detail::Stats::directCompare", DefKind::Method));
+        assert!(!may(text, "Catch::Benchmark::Stats::directCompare", DefKind::Method));
+        // `Detail::directCompare` out of line: a method of a type `Detail` wherever it is.
+        assert!(may(text, "Other::Detail::directCompare", DefKind::Method));
+        assert!(!may(text, "Other::Detail::directCompare", DefKind::Function));
+    }
+
+    #[test]
+    fn what_the_reading_does_not_follow_may_define_anything() {
+        let f = |text: &str| may(text, "a::f", DefKind::Function);
+        // A template's qualifier, a global one, `::template`, a directive, a name not spelled.
+        assert!(f("namespace b { void T<int>::f() {} }"));
+        assert!(f("namespace b { void ::f(); }"));
+        assert!(f("namespace a { void ::f() {} }"));
+        assert!(f("namespace b { x = T::template f<int>(); }"));
+        assert!(f("#define f 1\n"));
+        assert!(may("namespace a { int x; #define Y 1\n}", "Y", DefKind::Macro));
+        // An unclosed comment or literal, after which the grammar may read code.
+        assert!(f("namespace b { /** doc\n void f(); }\n namespace a {}"));
+        assert!(f("namespace b { const char* s = \"x\\\"; }\n namespace a { void f(); }"));
+        assert!(!f("namespace b { void f(); } // a::f\n const char* s = \"a::f\";"));
+        assert!(!may("namespace b { void f(); }", "a::g", DefKind::Function));
+        assert!(may("void f$x();", "f$x", DefKind::Function));
+    }
+
+    #[test]
+    fn a_file_whose_identities_differ_from_its_qualified_names_may_define_anything() {
+        let text = "namespace b { inline namespace v1 { void f(); } }";
+        assert!(may(text, "a::f", DefKind::Function));
+        let text = "namespace b {\nMY_BEGIN\nvoid f();\nMY_END\n}\n";
+        assert!(!may(text, "a::f", DefKind::Function));
+        assert!(may_define(text.as_bytes(), &[("a::f", DefKind::Function)], &mut |m| m == "MY_BEGIN"));
+    }
+}
