@@ -94,7 +94,7 @@ impl Reader {
                     return Some(directive.end);
                 }
             }
-            Token::Directive(None, _) | Token::Unclosed => {}
+            Token::Directive(None, _) | Token::Unsure => {}
             // Only a named namespace's brace changes the names.
             Token::Open(at) => {
                 let frame = self.pending.take().unwrap_or_default();

@@ -42,9 +42,10 @@ pub(crate) enum Token<'t> {
     /// bytes: the conditional it is, if one.
     Directive(Option<Directive>, std::ops::Range<usize>),
     /// A block comment, string or character literal the text does not close, before it is
-    /// read to the text's end (a comment) or its line's (a literal): a grammar may read code
-    /// where this reading reads none.
-    Unclosed,
+    /// read to the text's end (a comment) or its line's (a literal); or a block comment holding
+    /// a line that starts with `#`: a grammar may read code (a directive) where this reading
+    /// reads none.
+    Unsure,
 }
 
 /// Hands `out` the code of `text`, first to last, while it answers `true`.
@@ -79,7 +80,10 @@ pub(crate) fn scan<'t>(text: &'t [u8], mut out: impl FnMut(Token<'t>) -> bool) {
             b'/' if text.get(i + 1) == Some(&b'/') => {
                 (None, memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |p| i + p))
             }
-            b'/' if text.get(i + 1) == Some(&b'*') => unclosed(comment_end(text, i + 2)),
+            b'/' if text.get(i + 1) == Some(&b'*') => {
+                let (end, closed) = comment_end(text, i + 2);
+                unclosed((end, closed && !holds_directive(&text[i..end])))
+            }
             b'"' if i > 0 && text[i - 1] == b'R' => unclosed(raw_string_end(text, i + 1)),
             b'"' => unclosed(literal_end(text, i + 1, b'"')),
             // After a digit, C++14's digit separator (`1'000`).
@@ -100,10 +104,15 @@ pub(crate) fn scan<'t>(text: &'t [u8], mut out: impl FnMut(Token<'t>) -> bool) {
     }
 }
 
-/// A comment's or literal's end (and whether the text closes it) as a token and the next
-/// token's start: `Unclosed` where the text does not close it.
-fn unclosed<'t>((end, closed): (usize, bool)) -> (Option<Token<'t>>, usize) {
-    ((!closed).then_some(Token::Unclosed), end)
+/// A comment's or literal's end (and whether this reading is sure of it) as a token and the
+/// next token's start: `Unsure` where it is not.
+fn unclosed<'t>((end, sure): (usize, bool)) -> (Option<Token<'t>>, usize) {
+    ((!sure).then_some(Token::Unsure), end)
+}
+
+/// Whether a block comment holds a line starting with `#`.
+fn holds_directive(comment: &[u8]) -> bool {
+    comment.split(|&b| b == b'\n').skip(1).any(|line| line.trim_ascii_start().starts_with(b"#"))
 }
 
 /// The end of the directive starting at `from` (its `#`): the end of its last line, its
