@@ -97,11 +97,9 @@ fn defined_where_spelled(text: &[u8], wanted: &[(Vec<&str>, DefKind)], names: &N
         match token {
             Token::Word(w) => {
                 let w = std::str::from_utf8(w).unwrap_or_default();
-                // A number runs into a name for this reading, not for the grammar's (`0t00` is
-                // `0` and `t00`): a name ending it may be defined.
+                // A name a number runs into may be defined.
                 if w.as_bytes()[0].is_ascii_digit() {
-                    let starts = w.char_indices().skip(1).filter(|(_, c)| !c.is_ascii_digit());
-                    found = starts.map(|(at, _)| &w[at..]).any(|suffix| names.contains(suffix));
+                    found = in_number(names, w);
                 } else if names.contains(w) {
                     // `None`: a qualifier this reading does not follow (`T<int>::f`, `::f`).
                     let qualifier = match (colons, chain.is_empty()) {
@@ -127,11 +125,15 @@ fn defined_where_spelled(text: &[u8], wanted: &[(Vec<&str>, DefKind)], names: &N
                 colons = 0;
             }
             Token::Punct(b':') => colons += 1,
+            // A backslash in code splices lines, which a grammar may read otherwise (a comment
+            // after it left unread).
+            Token::Punct(b'\\') => found = true,
             // What follows may be code to the grammar: anything may be defined.
             Token::Unsure => found = true,
             Token::Directive(_, ref range) => {
                 let words = text[range.clone()].split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
-                found = words.filter(|w| !w.is_empty()).any(|w| names.contains(std::str::from_utf8(w).unwrap_or("")));
+                let mut words = words.filter(|w| !w.is_empty()).map(|w| std::str::from_utf8(w).unwrap_or_default());
+                found = words.any(|w| names.contains(w) || in_number(names, w));
                 chain.clear();
                 colons = 0;
             }
@@ -144,6 +146,14 @@ fn defined_where_spelled(text: &[u8], wanted: &[(Vec<&str>, DefKind)], names: &N
         !found
     });
     (found, namespaces.opens_inline)
+}
+
+/// Whether a word of this reading that starts with a digit ends in one of `names`: a number
+/// runs into a name for this reading, not for the grammar's (`0t00` is `0` and `t00`, `5LX` is
+/// `5L` and `X`).
+fn in_number(names: &Names<'_>, word: &str) -> bool {
+    let starts = word.char_indices().skip(1).filter(|(_, c)| !c.is_ascii_digit());
+    word.as_bytes()[0].is_ascii_digit() && starts.map(|(at, _)| &word[at..]).any(|suffix| names.contains(suffix))
 }
 
 /// Whether the walk could give a definition the qualified name `parts` (its own name last) and
@@ -211,6 +221,9 @@ mod tests {
         assert!(may("namespace a { int x; #define Y 1\n}", "Y", DefKind::Macro));
         // A name a number runs into (the fuzz target's `10)0t00`).
         assert!(may("namespace b { int a = 10)0t00; }", "a::t00", DefKind::Variable));
+        assert!(may("#define\x015LX 1\n", "X", DefKind::Macro));
+        // A line spliced in code.
+        assert!(f("namespace b { \\\n void f(); }"));
         assert!(!may("namespace b { int a = 0x1f; }", "a::x", DefKind::Variable));
         // A text that is no source; a comment holding a directive's line.
         assert!(f("namespace b { void f(); }\0"));
