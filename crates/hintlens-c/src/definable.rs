@@ -7,8 +7,9 @@
 //! stands in a directive. So a definition of `ns::T::f` can only be where the text spells `f`
 //! in code under namespaces its qualified name starts with, or after any qualifier ending in
 //! `T` for a method — or anywhere in a directive. (The qualifier is not asked to end the name:
-//! a tree in error may leave it out.) The namespaces are those the text's braces open ([`crate::namespaces`]): the walk
-//! takes them where the tree has errors, and the tree's are theirs where it has none.
+//! a tree in error may leave it out.) The namespaces are those the text's braces open
+//! ([`crate::namespaces`]): the walk takes them where the tree has errors, and the tree's are
+//! theirs where it has none.
 //!
 //! An identity ([`hintlens_syntax::scoping::identity`]) is the qualified name unless the file
 //! opens an inline namespace or marks a scope with a macro that opens one: such a file may
@@ -86,8 +87,8 @@ impl<'a> Names<'a> {
 fn defined_where_spelled(text: &[u8], wanted: &[(Vec<&str>, DefKind)], names: &Names<'_>) -> (bool, bool) {
     let mut namespaces = Reader::default();
     let mut found = false;
-    // The `a::b::` chain before the current word, as its names, and the `:` since the last.
-    let mut chain: Vec<&str> = Vec::new();
+    // The name before the `:`s since the last word (`T` of `a::T::`), and how many there are.
+    let mut owner: Option<&str> = None;
     let mut colons = 0;
     // The last word was `template` after a `::` (`T::template f`): what follows it is qualified
     // by a chain read no further.
@@ -101,27 +102,22 @@ fn defined_where_spelled(text: &[u8], wanted: &[(Vec<&str>, DefKind)], names: &N
                 if w.as_bytes()[0].is_ascii_digit() {
                     found = in_number(names, w);
                 } else if names.contains(w) {
-                    // `None`: a qualifier this reading does not follow (`T<int>::f`, `::f`).
-                    let qualifier = match (colons, chain.is_empty()) {
-                        (2, true) => None,
-                        (2, false) => Some(chain.as_slice()),
+                    // The qualifier's last name: `Some(None)` for none, `None` for one this reading
+                    // does not follow (`T<int>::f`, `::f`, `T::template f`).
+                    let qualifier = match (colons, owner) {
+                        (2, owner) => owner.map(Some),
                         _ if after_template => None,
-                        _ => Some(&[][..]),
+                        _ => Some(None),
                     };
                     let enclosing: Vec<&str> = namespaces.names().map(String::as_str).collect();
-                    found = wanted.iter().filter(|(parts, _)| parts.last() == Some(&w)).any(|(parts, kind)| {
-                        qualifier.is_none_or(|qualifier| definable(parts, *kind, &enclosing, qualifier))
-                    });
+                    found = wanted
+                        .iter()
+                        .filter(|(parts, _)| parts.last() == Some(&w))
+                        .any(|(parts, kind)| qualifier.is_none_or(|owner| definable(parts, *kind, &enclosing, owner)));
                 }
                 qualified_template = w == "template" && colons == 2;
                 // A keyword is no scope: `void ::f()` is qualified by the global namespace.
-                let keyword = crate::CPP_SPEC.keywords.contains(&w);
-                if colons != 2 || keyword {
-                    chain.clear();
-                }
-                if !keyword {
-                    chain.push(w);
-                }
+                owner = (!crate::CPP_SPEC.keywords.contains(&w)).then_some(w);
                 colons = 0;
             }
             Token::Punct(b':') => colons += 1,
@@ -134,13 +130,9 @@ fn defined_where_spelled(text: &[u8], wanted: &[(Vec<&str>, DefKind)], names: &N
                 let words = text[range.clone()].split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
                 let mut words = words.filter(|w| !w.is_empty()).map(|w| std::str::from_utf8(w).unwrap_or_default());
                 found = words.any(|w| names.contains(w) || in_number(names, w));
-                chain.clear();
-                colons = 0;
+                (owner, colons) = (None, 0);
             }
-            _ => {
-                chain.clear();
-                colons = 0;
-            }
+            _ => (owner, colons) = (None, 0),
         }
         namespaces.read(&token);
         !found
@@ -157,8 +149,9 @@ fn in_number(names: &Names<'_>, word: &str) -> bool {
 }
 
 /// Whether the walk could give a definition the qualified name `parts` (its own name last) and
-/// `kind` where its name stands under the namespaces `enclosing` after `qualifier`.
-fn definable(parts: &[&str], kind: DefKind, enclosing: &[&str], qualifier: &[&str]) -> bool {
+/// `kind` where its name stands under the namespaces `enclosing` after a qualifier whose last
+/// name is `owner` (if any).
+fn definable(parts: &[&str], kind: DefKind, enclosing: &[&str], owner: Option<&str>) -> bool {
     // A macro is no namespace's; its `#define` may stand where this reading saw none (after
     // code on its line).
     if kind == DefKind::Macro && parts.len() == 1 {
@@ -170,7 +163,7 @@ fn definable(parts: &[&str], kind: DefKind, enclosing: &[&str], qualifier: &[&st
     let under = parts.len() >= enclosing.len() && parts.iter().zip(enclosing).all(|(p, e)| p == e);
     // A method of a type of the file, out of line: the type's name, wherever it stands.
     let of_a_type = matches!(kind, DefKind::Method | DefKind::Constructor)
-        && qualifier.last().is_some_and(|owner| own > 0 && parts[own - 1] == *owner);
+        && owner.is_some_and(|owner| own > 0 && parts[own - 1] == owner);
     under || of_a_type
 }
 

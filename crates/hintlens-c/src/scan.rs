@@ -82,13 +82,13 @@ pub(crate) fn scan<'t>(text: &'t [u8], mut out: impl FnMut(Token<'t>) -> bool) {
             }
             b'/' if text.get(i + 1) == Some(&b'*') => {
                 let (end, closed) = comment_end(text, i + 2);
-                unclosed((end, closed && !holds_directive(&text[i..end])))
+                ending((end, closed && !holds_directive(&text[i..end])))
             }
-            b'"' if i > 0 && text[i - 1] == b'R' => unclosed(raw_string_end(text, i + 1)),
-            b'"' => unclosed(literal_end(text, i + 1, b'"')),
+            b'"' if i > 0 && text[i - 1] == b'R' => ending(raw_string_end(text, i + 1)),
+            b'"' => ending(literal_end(text, i + 1, b'"')),
             // After a digit, C++14's digit separator (`1'000`).
             b'\'' if i > 0 && text[i - 1].is_ascii_digit() => (None, i + 1),
-            b'\'' => unclosed(literal_end(text, i + 1, b'\'')),
+            b'\'' => ending(literal_end(text, i + 1, b'\'')),
             b'{' => (Some(Token::Open(i)), i + 1),
             b'}' => (Some(Token::Close(i)), i + 1),
             c if c.is_ascii_alphanumeric() || c == b'_' => {
@@ -106,13 +106,13 @@ pub(crate) fn scan<'t>(text: &'t [u8], mut out: impl FnMut(Token<'t>) -> bool) {
 
 /// A comment's or literal's end (and whether this reading is sure of it) as a token and the
 /// next token's start: `Unsure` where it is not.
-fn unclosed<'t>((end, sure): (usize, bool)) -> (Option<Token<'t>>, usize) {
+fn ending<'t>((end, sure): (usize, bool)) -> (Option<Token<'t>>, usize) {
     ((!sure).then_some(Token::Unsure), end)
 }
 
 /// Whether a block comment holds a line starting with `#`.
 fn holds_directive(comment: &[u8]) -> bool {
-    comment.split(|&b| b == b'\n').skip(1).any(|line| line.trim_ascii_start().starts_with(b"#"))
+    memchr::memchr_iter(b'\n', comment).any(|at| comment[at + 1..].trim_ascii_start().first() == Some(&b'#'))
 }
 
 /// The end of the directive starting at `from` (its `#`): the end of its last line, its

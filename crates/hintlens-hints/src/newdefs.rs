@@ -103,6 +103,8 @@ impl ChangedFile<'_> {
             // candidates — a truly new name leaves few, where every file names `RuboCop`.
             let mut visited: HashSet<&str> = HashSet::new();
             let reference = self.identities(db);
+            // The identities in R of what is missing, as `may_define` asks for them.
+            let mut identities: HashMap<DefId, String> = HashMap::new();
             while !missing.is_empty() {
                 let parts: Vec<Vec<&str>> = missing.iter().map(|(_, _, parts, _)| parts.clone()).collect();
                 // Words only: the one file chosen is read and parsed.
@@ -112,7 +114,7 @@ impl ChangedFile<'_> {
                 let Some(b) = self.base_snapshot.get(db, path) else { continue };
                 // Nor is one whose text cannot define what is missing (an amalgamated header
                 // names every word of its library); one read already answers from its index.
-                if db.read(b).is_none() && !self.may_define(db, path, b, &missing, &reference) {
+                if db.read(b).is_none() && !self.may_define(db, path, b, &missing, &reference, &mut identities) {
                     continue;
                 }
                 if db.frontend(b.language(db)).namespace(path, file_definitions(db, b)).as_deref()
@@ -290,7 +292,8 @@ impl ChangedFile<'_> {
     /// Whether the file `b` of B at `path` may define one of `missing`: a definition of its
     /// kind whose qualified name is its name in R or its identity there (`reference`), as the
     /// frontend reads `b`'s text without a parse ([`hintlens_syntax::Frontend::may_define`]),
-    /// the scope macros of `b`'s marks looked up as its [`Identities`] would.
+    /// the scope macros of `b`'s marks looked up as its [`Identities`] would. `identities`
+    /// keeps the identities computed, for the next file asked about.
     fn may_define(
         &self,
         db: &dyn Db,
@@ -298,17 +301,19 @@ impl ChangedFile<'_> {
         b: SourceFile,
         missing: &[Missing<'_>],
         reference: &Identities<'_>,
+        identities: &mut HashMap<DefId, String>,
     ) -> bool {
         let index = file_index(db, self.file);
-        let mut wanted: Vec<(String, DefKind)> = Vec::with_capacity(missing.len());
-        for (qualified, kind, _, id) in missing {
-            let identity = reference.of(index.definition(*id));
-            if identity != *qualified {
-                wanted.push((identity, *kind));
-            }
-            wanted.push((qualified.clone(), *kind));
+        for (_, _, _, id) in missing {
+            identities.entry(*id).or_insert_with(|| reference.of(index.definition(*id)));
         }
-        let wanted: Vec<(&str, DefKind)> = wanted.iter().map(|(name, kind)| (name.as_str(), *kind)).collect();
+        let mut wanted: Vec<(&str, DefKind)> = Vec::with_capacity(2 * missing.len());
+        for (qualified, kind, _, id) in missing {
+            wanted.push((qualified, *kind));
+            if identities[id] != *qualified {
+                wanted.push((&identities[id], *kind));
+            }
+        }
         let base = Identities::new(db, self.base_snapshot, path, b);
         db.frontend(b.language(db)).may_define(b.text(db), &wanted, &mut |name| base.is_scope_macro(name))
     }
