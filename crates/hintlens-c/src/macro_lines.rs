@@ -20,8 +20,15 @@
 //!   that begins a declaration or statement (`template`, `namespace`, `class`, `static`,
 //!   `void`, `public` …), another such name, `[[` or `~`;
 //! - a call alone: the same, or any name, a `}` (a class's end after
-//!   `NLOHMANN_DEFINE_TYPE_INTRUSIVE(…)`) or a directive (`#endif`) — not a `{` (a macro taking
-//!   a body: Catch2's `TEST_CASE("…")` with its brace below), an operator or a `,`, `;`, `)`.
+//!   `NLOHMANN_DEFINE_TYPE_INTRUSIVE(…)`) or a directive (`#endif`) — not a `{`, an operator or
+//!   a `,`, `;`, `)`;
+//! - a call of a macro taking a body, its `{` after it (Catch2's `TEST_CASE("…", "[…]") {`,
+//!   `SECTION("…")`, perhaps over lines): one a string literal is an argument of, after a
+//!   statement's end ([`body_macro`]). The grammar would read it as a statement lacking its
+//!   `;`, an error it re-reads each body around on every parse.
+//!
+//! The walk reads a stray call's names as uses and its string literals as strings; a keyword
+//! among its arguments (`float` of `TEMPLATE_TEST_CASE("…", "[…]", float)`) names nothing.
 
 use crate::scan::{Directive, Token, directive, scan};
 use hintlens_syntax::scoping::{ScopeMacro, scope_ops};
@@ -32,7 +39,21 @@ use std::ops::Range;
 /// directives of its short conditionals that open or close a brace ([`unbalanced_conditionals`]).
 /// A stray line's decision reads the lines before and after it; a conditional's, the
 /// [`CONDITIONAL_LINES`] around it.
-pub(crate) const READING: Reading = Reading { blank, lines_before: CONDITIONAL_LINES, lines_after: CONDITIONAL_LINES };
+pub(crate) const READING: Reading = Reading { blank, lines_before: LINES_BEFORE, lines_after: LINES_AFTER };
+
+/// How many lines before a stretch [`READING`] blanks decide it, counted from its last line
+/// (an edit there grows forward over it all): a conditional's ([`CONDITIONAL_LINES`]), the
+/// code a macro taking a body follows ([`LOOK_BACK_LINES`], and the line before that decides
+/// whether a macro line there is stray) and the lines of its call ([`BODY_CALL_LINES`]).
+const LINES_BEFORE: usize = max(CONDITIONAL_LINES, LOOK_BACK_LINES + 1 + BODY_CALL_LINES);
+
+/// How many lines after a stretch's first line decide it: a conditional's, or a macro taking a
+/// body's call and the line of its `{`.
+const LINES_AFTER: usize = max(CONDITIONAL_LINES, BODY_CALL_LINES + 1);
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
 
 fn blank(text: &[u8]) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
@@ -281,6 +302,8 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
     let mut lines = text.split(|&b| b == b'\n').enumerate().peekable();
     let mut at = 0;
     let mut previous: &[u8] = b"";
+    // The line of the last stray macro line its neighbours decide.
+    let mut last_stray = None;
     while let Some((n, line)) = lines.next() {
         let start = at;
         at += line.len() + 1;
@@ -288,15 +311,176 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
         if continues(trim(before)) {
             continue;
         }
-        if let Some((from, to, shape)) = macro_line(line) {
-            let next = lines.peek().map(|(_, next)| trim(next));
-            if follows(next, shape) || (shape == Shape::Name && closes_before_directive(trim(before), next)) {
-                out.push(StrayLine { range: start + from..start + to, line: n });
-            }
-        } else if let Some((from, to)) = macro_prefix(line) {
+        let next = lines.peek().map(|(_, next)| trim(next));
+        let stray = if let Some((from, to, shape)) = macro_line(line) {
+            let alone = follows(next, shape) || (shape == Shape::Name && closes_before_directive(trim(before), next));
+            alone.then_some((from, to))
+        } else {
+            macro_prefix(line)
+        };
+        if let Some((from, to)) = stray {
+            out.push(StrayLine { range: start + from..start + to, line: n });
+            last_stray = Some(n);
+        } else if let Some((from, to)) = body_macro(&text[start..])
+            && !trim(before).ends_with(b":")
+            && ends_statement(&text[..start], n, last_stray)
+        {
             out.push(StrayLine { range: start + from..start + to, line: n });
         }
     }
+    out
+}
+
+/// A line's code: the line without its indentation and a comment ending it, if any is left
+/// and the line is not a comment's (`//`, or `/*` or `*` starting it: a block comment's).
+fn code_of(line: &[u8]) -> Option<&[u8]> {
+    let line = trim(line);
+    if line.is_empty() || line.starts_with(b"//") || line.starts_with(b"/*") || line.starts_with(b"*") {
+        return None;
+    }
+    let line = match memchr::memmem::find(line, b"//") {
+        Some(comment) => trim(&line[..comment]),
+        None => line,
+    };
+    let line = match line.strip_suffix(b"*/").and_then(|l| memchr::memmem::rfind(l, b"/*")) {
+        Some(comment) => trim(&line[..comment]),
+        None => line,
+    };
+    (!line.is_empty()).then_some(line)
+}
+
+/// Whether what stands before a macro taking a body on line `n` (`before` is the text before
+/// its line) is done, the last line of code (at most [`LOOK_BACK_LINES`] back) ending a
+/// declaration or statement (`;`, `{`, `}`), a directive, or a stray macro line its neighbours
+/// decide (`last_stray`, so that no decision reads further back than they do); or nothing, at
+/// the file's start. A call before it that ends with no `;` (`CATCH_REGISTER_ENUM(…)` over
+/// lines) would take the body for its own: a function's.
+fn ends_statement(before: &[u8], n: usize, last_stray: Option<usize>) -> bool {
+    let mut end = before.len().saturating_sub(1);
+    for back in 1..=LOOK_BACK_LINES.min(n) {
+        let start = memchr::memrchr(b'\n', &before[..end]).map_or(0, |p| p + 1);
+        if let Some(code) = code_of(&before[start..end]) {
+            return last_stray == Some(n - back)
+                || code.starts_with(b"#")
+                || matches!(code.last(), Some(b';' | b'{' | b'}'));
+        }
+        end = start.saturating_sub(1);
+    }
+    n <= LOOK_BACK_LINES
+}
+
+/// How far back [`ends_statement`] looks for the line of code before a macro taking a body.
+const LOOK_BACK_LINES: usize = 8;
+
+/// Where the call of a macro taking a body stands at the start of `text` (a line and those
+/// after it), its `{` after it on its last line or starting the next (Catch2's and doctest's
+/// `TEST_CASE("parses", "[json]") {`, `SECTION("empty")`): the grammar reads the call as a
+/// statement that lacks its `;`, an error around which it re-reads every such body on each
+/// parse, where a block standing alone is a statement it keeps (a test file of Catch2 parsed
+/// again after an edit: 4.5 ms of its 6.2 ms from nothing, 0.5 ms with its calls blank).
+/// Only a call no declaration can be taken for: a string literal is one of its arguments,
+/// which a parameter never is (gtest's `TEST(Suite, Name) {` is the grammar's function, and
+/// the walk's test). Its other arguments are names, and only at the file's first column: the
+/// walk reads them where the file's names are bound, which a body's locals are not
+/// (`DYNAMIC_SECTION("n" << i)` stays the grammar's). The call spans at most
+/// [`BODY_CALL_LINES`] lines. A line before ending with `:` goes on in it (`Derived() :` /
+/// `Base("name") {`), as one ending with `,` does; so may a line of code before it
+/// ([`ends_statement`]).
+fn body_macro(text: &[u8]) -> Option<(usize, usize)> {
+    let from = text.iter().position(|b| !matches!(b, b' ' | b'\t'))?;
+    let rest = &text[from..];
+    let name = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    let open = skip_blanks(rest, name);
+    if !is_macro_name(&rest[..name]) || rest.get(open) != Some(&b'(') {
+        return None;
+    }
+    let close = closing_paren_within(rest, open, BODY_CALL_LINES)?;
+    let after = skip_blanks(rest, close + 1);
+    let line_end = memchr::memchr(b'\n', &rest[after..]).map_or(rest.len(), |p| after + p);
+    let tail = &rest[after..line_end];
+    let next = rest.get(line_end + 1..).map(|next| trim(&next[..memchr::memchr(b'\n', next).unwrap_or(next.len())]));
+    let body_follows = tail.starts_with(b"{")
+        || ((tail.is_empty() || tail == b"\r" || tail.starts_with(b"//")) && next.is_some_and(|n| n.starts_with(b"{")));
+    let mut strings = 0;
+    for argument in arguments(&rest[open + 1..close]) {
+        let argument = trim(argument);
+        if argument.first() == Some(&b'"') && argument.last() == Some(&b'"') {
+            strings += 1;
+        } else if from > 0 || argument.is_empty() || !argument.iter().all(|&b| is_type_byte(b)) {
+            return None;
+        }
+    }
+    (body_follows && strings > 0).then_some((from, from + close + 1))
+}
+
+/// The most lines the call of a macro taking a body spans ([`body_macro`]): Catch2's
+/// `TEMPLATE_TEST_CASE` lists a type a line.
+const BODY_CALL_LINES: usize = 16;
+
+/// The `)` closing the `(` at `open`, within `lines` lines of it, strings and characters
+/// skipped (neither goes on past its line).
+fn closing_paren_within(text: &[u8], open: usize, lines: usize) -> Option<usize> {
+    let (mut depth, mut newlines, mut i) = (0usize, 0, open);
+    while i < text.len() {
+        match text[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'\n' => {
+                newlines += 1;
+                if newlines >= lines {
+                    return None;
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < text.len() && text[i] != quote && text[i] != b'\n' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                if text.get(i) != Some(&quote) {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What a type or a name as a macro's argument is spelled with (`Fixture`, `std::vector<int>`,
+/// `const char*`): no operator that would make it an expression.
+fn is_type_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'<' | b'>' | b'*' | b'&' | b' ' | b'\t')
+}
+
+/// The arguments of a call, split at the commas outside brackets, strings and characters.
+fn arguments(inside: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, 0, 0);
+    while i < inside.len() {
+        match inside[i] {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                out.push(&inside[start..i]);
+                start = i + 1;
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < inside.len() && inside[i] != quote {
+                    i += if inside[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&inside[start..]);
     out
 }
 
@@ -562,12 +746,58 @@ mod tests {
     }
 
     #[test]
-    fn enumerators_elements_and_macros_taking_bodies_are_not() {
+    fn the_call_of_a_macro_taking_a_body_is_stray() {
+        let text = "#include <catch2/catch_test_macros.hpp>\n\
+                    TEST_CASE(\"parses\", \"[json]\") {\n  SECTION( \"empty\" ) {\n  }\n  SECTION(\"full\")\n  {\n  }\n}\n\
+                    TEST_CASE_METHOD(Fixture, \"uses it\") { f(); }\n\
+                    TEMPLATE_TEST_CASE( \"ranges\",\n                    \"[rng]\",\n                    unsigned char,\n                    std::int8_t ) {\n}\n";
+        assert_eq!(
+            stray(text),
+            [
+                "TEST_CASE(\"parses\", \"[json]\")",
+                "SECTION( \"empty\" )",
+                "SECTION(\"full\")",
+                "TEST_CASE_METHOD(Fixture, \"uses it\")",
+                "TEMPLATE_TEST_CASE( \"ranges\",\n                    \"[rng]\",\n                    unsigned char,\n                    std::int8_t )",
+            ]
+        );
+        // At the file's start, and after a stray line.
+        assert_eq!(stray("TEST_CASE(\"a\") {}"), ["TEST_CASE(\"a\")"]);
+        assert_eq!(
+            stray("CATCH_REGISTER_ENUM(E, E::A)\nTEST_CASE(\"a\") {}"),
+            ["CATCH_REGISTER_ENUM(E, E::A)", "TEST_CASE(\"a\")"]
+        );
+    }
+
+    #[test]
+    fn a_call_a_declaration_may_be_or_that_goes_on_is_not_a_macro_taking_a_body() {
+        let long = format!("TEMPLATE_TEST_CASE(\"many\",\n{}  int) {{\n}}\n", "  int,\n".repeat(BODY_CALL_LINES));
+        for text in [
+            // gtest's test is the grammar's function and the walk's.
+            "TEST(Suite, Name) {\n}",
+            // Its names are not the file's: a body's locals.
+            "void f() {\n  int i = 0;\n  DYNAMIC_SECTION(\"n\" << i) {\n  }\n  SECTION_FOR(\"x\", i) {\n  }\n}",
+            "  TEST_CASE_METHOD(Fixture, \"indented\") {\n  }",
+            // Goes on from the line before: a constructor's initializers.
+            "Derived::Derived() :\n    BASE(\"name\") {\n}",
+            "Derived::Derived()\n    : a(1),\n      BASE(\"name\") {\n}",
+            // A call over lines with no `;` before it would take the body for its own.
+            "CATCH_REGISTER_ENUM( E,\n                     E::A )\n\nTEST_CASE(\"a\") {\n}",
+            // A statement, not a body.
+            "void f() {\n  REQUIRE(\"a\");\n  CHECK_THAT(\"b\", Equals(\"b\")) ;\n}",
+            "TEST_CASE(L\"wide\") {\n}",
+            &long,
+        ] {
+            assert_eq!(stray(text), Vec::<&str>::new(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn enumerators_elements_and_expressions_are_not() {
         for text in [
             "enum class color {\n  RED,\n  GREEN\n};",
             "enum { ONLY\n};",
             "int flags[] = {\n  FLAG_A,\n  FLAG_B\n};",
-            "TEST_CASE(\"parses\")\n{\n}",
             "x = MAKE(a)\n    + 1;",
             "f(a,\n  FLAG(b)\n  );",
             "BOOL\nDllMain(void)",

@@ -528,6 +528,34 @@ impl<'t> Walk<'t> {
             let line_start = self.b.src[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
             let first = if self.b.src[start..end].ends_with(b")") { UseKind::Call } else { UseKind::Name };
             self.macro_tokens(start..end, (line_start, stray.line, 0), first);
+            self.macro_strings(start..end, (line_start, stray.line, 0));
+        }
+    }
+
+    /// The string literals of a stray macro's arguments (`TEST_CASE("parses")`), which the
+    /// grammar, reading the line as blank, does not: strings as the grammar reads them
+    /// elsewhere, their value between the quotes.
+    fn macro_strings(&mut self, range: std::ops::Range<usize>, anchor: (usize, usize, usize)) {
+        let src = self.b.src;
+        let mut i = range.start;
+        while i < range.end {
+            match src[i] {
+                quote @ (b'"' | b'\'') => {
+                    let open = i;
+                    i += 1;
+                    while i < range.end && src[i] != quote {
+                        i += if src[i] == b'\\' { 2 } else { 1 };
+                    }
+                    let close = i.min(range.end);
+                    i += 1;
+                    if quote == b'"' {
+                        let value = String::from_utf8_lossy(&src[open + 1..close]).into_owned();
+                        let span = hintlens_syntax::span_within(src, anchor, open, (close + 1).min(range.end));
+                        self.b.string_spelled(value, span, false);
+                    }
+                }
+                _ => i += 1,
+            }
         }
     }
 
@@ -614,6 +642,13 @@ impl<'t> Walk<'t> {
                 let word = String::from_utf8_lossy(&text[start..i]).into_owned();
                 let span = hintlens_syntax::span_within(src, anchor, base + start, base + i);
                 let kind = first.take().unwrap_or(UseKind::Name);
+                // A keyword names nothing (`float` of `TEMPLATE_TEST_CASE("…", "[…]", float)`).
+                let keywords = if self.cpp { crate::CPP_SPEC.keywords } else { crate::C_SPEC.keywords };
+                if !member && keywords.binary_search(&word.as_str()).is_ok() {
+                    chain.clear();
+                    scoped = false;
+                    continue;
+                }
                 if !scoped {
                     chain.clear();
                 }

@@ -356,7 +356,12 @@ impl<'t> Builder<'t> {
 
     /// A string literal whose value (quotes removed, escapes as written) is `value`.
     pub fn string(&mut self, value: String, node: Node, error_context: bool) {
-        self.index.strings.push(StringLiteral { value, span: span_of(node), error_context });
+        self.string_spelled(value, span_of(node), error_context);
+    }
+
+    /// A string literal the grammar did not read (one in a macro's arguments), at `span`.
+    pub fn string_spelled(&mut self, value: String, span: Span, error_context: bool) {
+        self.index.strings.push(StringLiteral { value, span, error_context });
     }
 
     /// The text of the comments of `block` that end on the line just above `node`, each
