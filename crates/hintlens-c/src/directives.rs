@@ -7,7 +7,61 @@
 use hintlens_syntax::{Directives, Import};
 
 pub(crate) fn directives(text: &[u8]) -> Directives {
-    Directives { includes: includes(text), scope_macros: crate::macro_lines::scope_macros(text) }
+    Directives { includes: includes(text), scope_macros: crate::macro_lines::scope_macros(text), macros: macros(text) }
+}
+
+/// The names `text`'s `#define` lines define, in order, those inside block comments and on a
+/// line a `\` continues (the body of the directive before) left out, and include guards as
+/// the walk leaves them out: a `#define X` with no body in the first branch of `#ifndef X` (or
+/// `#ifdef X`), however deep in it.
+fn macros(text: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut in_comment, mut continued) = (false, false);
+    // The conditionals open, innermost last: the name an `#ifdef`/`#ifndef` tests, until its
+    // `#else` or `#elif`.
+    let mut open: Vec<Option<&[u8]>> = Vec::new();
+    for line in text.split(|&b| b == b'\n') {
+        let mut at = 0;
+        let spliced = std::mem::replace(&mut continued, line.trim_ascii_end().ends_with(b"\\"));
+        if in_comment {
+            match memchr::memmem::find(line, b"*/") {
+                Some(end) => at = end + 2,
+                None => continue,
+            }
+        } else if !spliced && let Some(rest) = blanks(line).strip_prefix(b"#") {
+            let rest = blanks(rest);
+            let word = |text: &[u8]| text.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+            let directive = &rest[..word(rest)];
+            let after = blanks(&rest[directive.len()..]);
+            let name = &after[..word(after)];
+            if directive == b"define" && !name.is_empty() && !name[0].is_ascii_digit() {
+                let mut body = blanks(&after[name.len()..]);
+                while let Some(comment) = body.strip_prefix(b"/*") {
+                    let end = memchr::memmem::find(comment, b"*/").map_or(comment.len(), |e| e + 2);
+                    body = blanks(&comment[end..]);
+                }
+                let bodiless = body.is_empty() || body.starts_with(b"//");
+                if !(bodiless && open.last() == Some(&Some(name))) {
+                    out.push(String::from_utf8_lossy(name).into_owned());
+                }
+            }
+            match directive {
+                b"ifdef" | b"ifndef" => open.push(Some(name).filter(|n| !n.is_empty())),
+                b"if" => open.push(None),
+                b"else" | b"elif" | b"elifdef" | b"elifndef" => {
+                    if let Some(top) = open.last_mut() {
+                        *top = None;
+                    }
+                }
+                b"endif" => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        in_comment = opens_comment(&line[at..]);
+    }
+    out
 }
 
 /// The `#include "path"` and `#include <path>` lines of `text`, in order, those inside block
@@ -97,7 +151,16 @@ fn closing(line: &[u8], mut from: usize, quote: u8) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::includes;
+    use super::{includes, macros};
+
+    #[test]
+    fn macros_are_read_from_define_lines_as_the_preprocessor_reads_them() {
+        let text = "#ifndef A_H\n#define A_H\n#define LIMIT 10\n  #  define  MAX(a, b) ((a) > (b) ? (a) : (b))\n\
+                    /* #define COMMENTED 1\n#define STILL_COMMENTED */\n#define BODY \\\n#define NOT_A_DIRECTIVE\n\
+                    #ifndef FMT_API\n#include <a.h>\n#define FMT_API\n#else\n#define FMT_API\n#endif\n#ifndef X\n#define Y\n#endif\n\
+                    int x; // #define NO\n#define 5LX\n#undef LIMIT\n#ifndef YY_BREAK\n#define YY_BREAK /*LINTED*/break;\n#endif\n";
+        assert_eq!(macros(text.as_bytes()), ["LIMIT", "MAX", "BODY", "FMT_API", "Y", "YY_BREAK"]);
+    }
 
     fn written(text: &str) -> Vec<(String, u32)> {
         includes(text.as_bytes()).into_iter().map(|i| (i.module, i.line)).collect()

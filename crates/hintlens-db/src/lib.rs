@@ -146,7 +146,7 @@ pub fn file_definitions(db: &dyn Db, file: SourceFile) -> &FileIndex {
 pub fn file_directives(db: &dyn Db, file: SourceFile) -> Directives {
     db.frontend(file.language(db)).directives(file.text(db)).unwrap_or_else(|| {
         let index = file_index(db, file);
-        Directives { includes: index.imports.clone(), scope_macros: index.scope_macros.clone() }
+        Directives { includes: index.imports.clone(), scope_macros: index.scope_macros.clone(), macros: Vec::new() }
     })
 }
 

@@ -3,7 +3,9 @@
 
 use crate::Task;
 use crate::scoping::Identities;
-use hintlens_db::{Db, LanguageId, SnapshotIndex, SourceFile, file_definitions, file_index, qualified_name};
+use hintlens_db::{
+    Db, LanguageId, SnapshotIndex, SourceFile, file_definitions, file_directives, file_index, qualified_name,
+};
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
 use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, ModuleDefinition};
 use std::collections::{HashMap, HashSet};
@@ -112,6 +114,20 @@ impl ChangedFile<'_> {
                 let Some(path) = next else { break };
                 visited.insert(path);
                 let Some(b) = self.base_snapshot.get(db, path) else { continue };
+                // A macro is the preprocessor's, in no namespace: one the sibling's directives
+                // define is B's, found without a parse (Catch2's 500 KB amalgamation defines a
+                // macro a task moves to a new header).
+                if missing.iter().any(|(_, kind, _, _)| *kind == DefKind::Macro) {
+                    let defined = &file_directives(db, b).macros;
+                    let found = missing.iter().filter(|(qualified, kind, _, _)| {
+                        *kind == DefKind::Macro && defined.iter().any(|m| m == qualified)
+                    });
+                    at_base.extend(found.map(|(qualified, kind, _, _)| (qualified.clone(), *kind)));
+                    missing.retain(|(qualified, kind, _, _)| !at_base.contains(&(qualified.clone(), *kind)));
+                    if missing.is_empty() {
+                        break;
+                    }
+                }
                 // Nor is one whose text cannot define what is missing (an amalgamated header
                 // names every word of its library); one read already answers from its index.
                 if db.read(b).is_none() && !self.may_define(db, path, b, &missing, &reference, &mut identities) {
@@ -541,6 +557,35 @@ mod tests {
             "{amalgamated}namespace Catch {{ namespace Detail {{ double directCompare(double, double); }} }}\n"
         );
         assert_eq!(selection(&defines), (vec![], 4), "the amalgamation too");
+    }
+
+    #[test]
+    fn a_macro_a_file_of_the_base_defines_is_found_in_its_directives_without_a_parse() {
+        let helpers = "#pragma once\n#define CarryBits( x ) ( x >> 32 )\nint carry(int x);\n";
+        let amalgamated = "#define CarryBits( x ) ( x >> 32 )\nnamespace Catch { int carry(int x); }\n";
+        let test = "#include \"helpers.hpp\"\nTEST(Bits, Carry) { CarryBits(1); }\n";
+        let selection = |sibling: &str| {
+            let (db, parsed) = database_counting_parses(hintlens_c::frontends());
+            let base = snapshot(&[("extras/amalgamated.hpp", sibling)]);
+            let reference = snapshot(&[
+                ("src/helpers.hpp", helpers),
+                ("extras/amalgamated.hpp", sibling),
+                ("tests/bits_test.cpp", test),
+            ]);
+            let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.starts_with("tests/")).unwrap();
+            let (base, reference) =
+                (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
+            let task =
+                Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
+            let selected: Vec<String> =
+                crate::defuse::select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+            (selected, *parsed.lock().unwrap())
+        };
+        // The macro moved: the new header and the test are parsed, the amalgamation is not.
+        assert_eq!(selection(amalgamated), (vec!["src/helpers".to_owned()], 2));
+        // One the amalgamation only uses is new: its parse says so.
+        let names = "namespace Catch { int carry(int x) { return CarryBits(x); } }\n";
+        assert_eq!(selection(names), (vec!["src/helpers".to_owned(), "CarryBits".to_owned()], 3));
     }
 
     #[test]

@@ -675,11 +675,18 @@ pub struct LanguageSpec {
 }
 
 /// What a preprocessor reads of a file ([`Frontend::directives`]): its `#include`s, in order,
-/// as [`Import`]s of the path as written, and the macros it defines that open and close scopes.
+/// as [`Import`]s of the path as written, the macros it defines that open and close scopes, and
+/// the names of all the macros it defines.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Directives {
     pub includes: Vec<Import>,
     pub scope_macros: Vec<scoping::ScopeMacro>,
+    /// Each name a `#define` outside comments defines, include guards aside (a `#define X`
+    /// with no body right after `#ifndef X`, which the index does not hold either), in order:
+    /// the macros as the preprocessor defines them, whatever the grammar makes of the lines
+    /// around them. None for a language without a preprocessor (its macros, if any, are its
+    /// index's, scoped as its other definitions are).
+    pub macros: Vec<String>,
 }
 
 /// A language frontend: recognises its files and extracts their definitions and uses.
