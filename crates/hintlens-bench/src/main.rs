@@ -14,6 +14,7 @@
 //!   the same dataset's JSON lines).
 
 mod demand;
+mod reuse;
 mod shards;
 
 use clap::{Parser, Subcommand};
@@ -102,6 +103,17 @@ enum Command {
         #[arg(required = true)]
         datasets: Vec<PathBuf>,
     },
+    /// Check that a parse from another version's tree gives the index a parse from nothing
+    /// gives, on a dataset's changed files (each version from the other's tree, and with
+    /// --edits, from its own under seeded line edits); exits 1 when an index differs
+    Reuse {
+        dataset: PathBuf,
+        #[arg(long)]
+        repo: PathBuf,
+        /// Seeded line edits of each changed file's R version, each parsed from R's tree
+        #[arg(long, default_value_t = 0)]
+        edits: usize,
+    },
 }
 
 fn main() {
@@ -116,6 +128,11 @@ fn main() {
             demand::demand_all(&datasets, repo.as_deref(), repos, cli.repeat.into(), with_full, baseline)
         }
         Command::Read { datasets } => read(&datasets, cli.repeat.into()),
+        Command::Reuse { dataset, repo, edits } => match reuse::reuse(&dataset, &repo, edits) {
+            Ok(true) => Ok(()),
+            Ok(false) => std::process::exit(1),
+            Err(e) => Err(e),
+        },
         Command::Shards { dataset, repos, shards } => {
             shards::shards(&dataset, &repos, shards.max(1), cli.repeat.into())
         }

@@ -1,0 +1,123 @@
+//! `hintlens-bench reuse`: the promise every frontend makes ([`Frontend::extract_reusing`] and
+//! [`Frontend::outline_reusing`] give the index a parse from nothing gives, whatever earlier
+//! parse they are handed) checked on a benchmark's real files, where `tests/reuse.rs` checks
+//! the scenario files: each changed file of each task parsed from its other version's tree
+//! (B from R, as the batch reads them, and R from B), and, with `--edits N`, from its own tree
+//! under N seeded line edits (a line dropped, doubled, or one of a few lines that open or close
+//! blocks put before it). Prints each file whose index differs, with a few of the lines that
+//! differ, and ends with the counts; exits 1 when any differs.
+
+use hintlens_batch::{TaskRecord, read_dataset};
+use hintlens_snapshot::{Repository, build_reference};
+use hintlens_syntax::reuse::{Earlier, text_edits};
+use hintlens_syntax::{FileIndex, Frontend};
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::frontends;
+
+/// A version to check: what it is, the text whose tree it is parsed from, and its text.
+type Version = (String, Arc<[u8]>, Arc<[u8]>);
+
+/// Lines an edit may put in: what opens or closes a block, a directive, a blank.
+const INSERTED: &[&[u8]] =
+    &[b"}\n", b"{\n", b"TEST_CASE(\"new\", \"[x]\") {\n", b"    SECTION(\"s\") {\n", b"#define X 1\n", b"\n", b"end\n"];
+
+pub(crate) fn reuse(dataset: &Path, repo_path: &Path, edits: usize) -> Result<bool, String> {
+    let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
+    let records: Vec<TaskRecord> =
+        read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
+    let fronts = frontends();
+    let all = hintlens_db::Database::new(frontends());
+    let reader = repo.reader();
+    let mut seen: HashSet<(hintlens_snapshot::ObjectId, hintlens_snapshot::ObjectId)> = HashSet::new();
+    let (mut checked, mut differ) = (0usize, 0usize);
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed as usize
+    };
+    for r in &records {
+        let Ok(base_id) = repo.resolve_commit(&r.base_commit) else { continue };
+        let base = repo.snapshot(base_id).map_err(|e| e.to_string())?;
+        let Some(patch) = &r.patch else { continue };
+        let Ok(reference) = build_reference(&base, &reader, patch.as_bytes(), r.test_patch.as_bytes()) else {
+            continue;
+        };
+        let holdings = all.holdings(&reference.snapshot);
+        for (path, change) in reference.code.files.iter().chain(&reference.test.files) {
+            let Some(language) = crate::reader_of(&all, &holdings, &fronts, path) else { continue };
+            let frontend = fronts[language].as_ref();
+            let before = change.old_path.as_deref().unwrap_or(path);
+            let (Some(b), Some(after)) = (base.get(before), reference.snapshot.get(path)) else { continue };
+            if !seen.insert((b.id, after.id)) {
+                continue;
+            }
+            let (Ok(b), Ok(after)) = (b.read(&reader), after.read(&reader)) else { continue };
+            let mut versions: Vec<Version> = vec![
+                (format!("{path} at B from R"), after.clone(), b.clone()),
+                (format!("{path} at R from B"), b, after.clone()),
+            ];
+            let lines: Vec<&[u8]> = after.split_inclusive(|&c| c == b'\n').collect();
+            for _ in 0..edits {
+                let (at, how) = (random() % lines.len().max(1), random() % 3);
+                let mut edited = Vec::with_capacity(after.len() + 32);
+                for (i, line) in lines.iter().enumerate() {
+                    if i == at {
+                        match how {
+                            0 => continue,
+                            1 => edited.extend_from_slice(INSERTED[random() % INSERTED.len()]),
+                            _ => edited.extend_from_slice(line),
+                        }
+                    }
+                    edited.extend_from_slice(line);
+                }
+                let what = ["dropped", "after an inserted line", "doubled"][how];
+                versions.push((format!("{path} at R, line {} {what}", at + 1), after.clone(), edited.into()));
+            }
+            for (what, from, text) in versions {
+                checked += 1;
+                if let Some(lines) = differs(frontend, &from, &text) {
+                    differ += 1;
+                    println!("differs: {what} ({}, task {})", frontend.language(), r.instance_id);
+                    for line in lines {
+                        println!("    {line}");
+                    }
+                }
+            }
+        }
+    }
+    println!("{}: {checked} parses from another version's tree, {differ} indexes differ", dataset.display());
+    Ok(differ == 0)
+}
+
+/// The lines of the dumps that differ (up to 3 each way, `-` the fresh index's, `+` the reused
+/// one's) where the index or the outline of `text`, parsed from `from`'s tree, is not the one
+/// from nothing.
+fn differs(frontend: &dyn Frontend, from: &[u8], text: &[u8]) -> Option<Vec<String>> {
+    type Read = fn(&dyn Frontend, &[u8], Option<Earlier>) -> (FileIndex, Option<hintlens_syntax::reuse::Parse>);
+    let reads: [(&str, Read); 2] = [("index", Frontend::extract_reusing), ("outline", Frontend::outline_reusing)];
+    for (name, read) in reads {
+        let fresh = read(frontend, text, None).0.dump();
+        let Some(parse) = read(frontend, from, None).1 else { continue };
+        let reused = read(frontend, text, Some(Earlier { parse, edits: text_edits(from, text) })).0.dump();
+        if fresh != reused {
+            let (fresh, reused): (Vec<&str>, Vec<&str>) = (fresh.lines().collect(), reused.lines().collect());
+            let mut out = vec![format!("{name}:")];
+            out.extend(fresh.iter().filter(|l| !reused.contains(l)).take(3).map(|l| format!("- {}", cut(l))));
+            out.extend(reused.iter().filter(|l| !fresh.contains(l)).take(3).map(|l| format!("+ {}", cut(l))));
+            return Some(out);
+        }
+    }
+    None
+}
+
+fn cut(line: &str) -> &str {
+    match line.char_indices().nth(160) {
+        Some((at, _)) => &line[..at],
+        None => line,
+    }
+}
