@@ -67,7 +67,7 @@ fn macros(text: &[u8]) -> Vec<String> {
 /// The `#include "path"` and `#include <path>` lines of `text`, in order, those inside block
 /// comments left out; an `#include MACRO` names no file until expanded, and is left out too.
 /// Every conditional branch's count: which one a build takes is not known here.
-fn includes(text: &[u8]) -> Vec<Import> {
+pub(crate) fn includes(text: &[u8]) -> Vec<Import> {
     let mut out = Vec::new();
     let mut in_comment = false;
     for (row, line) in text.split(|&b| b == b'\n').enumerate() {

@@ -157,8 +157,9 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: bool) -> FileIndex {
     // Read from the text, as the preprocessor reads them: following includes then needs no
     // parse, and the grammar reads a directive's body only up to a `/*` comment in it
     // (`}  /* namespace nlohmann */ \`), and the rest as an error.
-    let directives = crate::directives::directives(src);
-    (walk.b.index.imports, walk.b.index.scope_macros) = (directives.includes, directives.scope_macros);
+    // (Not the macros it defines: the index has them from the tree.)
+    walk.b.index.imports = crate::directives::includes(src);
+    walk.b.index.scope_macros = crate::macro_lines::scope_macros(src);
     walk.b.finish(root)
 }
 
