@@ -90,6 +90,9 @@ static CPP_SPEC: LanguageSpec = LanguageSpec {
         "case",
         "catch",
         "char",
+        "char16_t",
+        "char32_t",
+        "char8_t",
         "class",
         "const",
         "const_cast",
@@ -151,6 +154,7 @@ static CPP_SPEC: LanguageSpec = LanguageSpec {
         "virtual",
         "void",
         "volatile",
+        "wchar_t",
         "while",
     ],
 };

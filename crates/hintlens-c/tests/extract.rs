@@ -109,6 +109,14 @@ TEST_CASE("vectors can be sized", "[vector]") {
   std::vector<int> v(5);
   SECTION("resizing") { v.resize(10); REQUIRE(v.size() == 10); }
 }
+
+TEMPLATE_TEST_CASE("widths",
+                   "[char]",
+                   char,
+                   wchar_t,
+                   Fixture::Char) {
+  TestType c{};
+}
 "#
 );
 
