@@ -130,7 +130,8 @@ fn may_define(block: &[u8]) -> bool {
 fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: bool) -> FileIndex {
     let root = tree.root_node();
     let (g, kinds) = grammar(cpp);
-    let b = Builder::new(src, Conventions::default())
+    let reserved = if cpp { crate::CPP_SPEC.keywords } else { crate::C_SPEC.keywords };
+    let b = Builder::new(src, Conventions { reserved, ..Conventions::default() })
         .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.comment, g.string_literal])
         .plain_name(g.identifier)
         .type_name(g.type_identifier)

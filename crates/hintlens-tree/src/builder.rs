@@ -18,6 +18,10 @@ pub struct Conventions {
     pub blank: &'static str,
     /// A prefix that is not part of the name (Rust's raw identifiers, `r#type`).
     pub raw_prefix: &'static str,
+    /// Words that are never a name, sorted (C's and C++'s keywords): a token of one is no use,
+    /// though the grammar's error recovery reads it as an identifier (`else` in a broken
+    /// stretch). Empty where a keyword may name (Python's soft keywords).
+    pub reserved: &'static [&'static str],
     /// Whether a definition's name token may be a quoted string (TypeScript's `'key': …`
     /// members): its quotes are not part of the name.
     pub quoted_definitions: bool,
@@ -297,6 +301,9 @@ impl<'t> Builder<'t> {
         }
         let bytes = self.bytes(name);
         if !self.conventions.blank.is_empty() && bytes == self.conventions.blank.as_bytes() {
+            return;
+        }
+        if self.conventions.reserved.binary_search_by(|w| w.as_bytes().cmp(bytes)).is_ok() {
             return;
         }
         let spelled = String::from_utf8_lossy(bytes);
