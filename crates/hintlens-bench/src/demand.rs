@@ -18,7 +18,7 @@
 use hintlens_batch::{BatchOptions, IndexMode, ReferenceFrom, RepoLocator, TaskRecord, read_dataset, run_batch};
 use hintlens_hints::Selection;
 use hintlens_projection::Projection;
-use hintlens_snapshot::{BlobSource, ObjectId, Repository, build_reference};
+use hintlens_snapshot::{BlobSource, ObjectId};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -138,9 +138,7 @@ fn demand(
     with_full: bool,
     baseline_pipeline: Option<Baseline>,
 ) -> Result<Summary, String> {
-    let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
-    let records: Vec<TaskRecord> =
-        read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
+    let (repo, records) = crate::open_dataset(dataset, repo_path)?;
     let fronts = frontends();
     let all = hintlens_db::Database::new(frontends());
     let reader = repo.reader();
@@ -152,13 +150,7 @@ fn demand(
     let mut base_blobs: HashMap<ObjectId, usize> = HashMap::new();
     let mut usable = Vec::new();
     for r in &records {
-        let Ok(base_id) = repo.resolve_commit(&r.base_commit) else { continue };
-        let base = repo.snapshot(base_id).map_err(|e| e.to_string())?;
-        // Tasks stated only as a reference commit are left out: the benchmark times patches.
-        let Some(patch) = &r.patch else { continue };
-        let Ok(reference) = build_reference(&base, &reader, patch.as_bytes(), r.test_patch.as_bytes()) else {
-            continue;
-        };
+        let Some((base, reference)) = crate::patched(&repo, &reader, r)? else { continue };
         let holdings = all.holdings(&base);
         for (path, entry) in base.iter() {
             if let Some(language) = crate::reader_of(&all, &holdings, &fronts, path) {

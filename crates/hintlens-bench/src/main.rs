@@ -18,10 +18,10 @@ mod reuse;
 mod shards;
 
 use clap::{Parser, Subcommand};
-use hintlens_batch::{BatchOptions, ReferenceFrom, RepoLocator, read_dataset, run_batch};
+use hintlens_batch::{BatchOptions, ReferenceFrom, RepoLocator, TaskRecord, read_dataset, run_batch};
 use hintlens_hints::Selection;
 use hintlens_projection::Projection;
-use hintlens_snapshot::{BlobSource, ObjectId, Repository, build_reference};
+use hintlens_snapshot::{BlobSource, ObjectId, Reader, Reference, Repository, Snapshot, build_reference};
 use hintlens_syntax::Frontend;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -151,6 +151,26 @@ fn frontends() -> Vec<Box<dyn Frontend>> {
 
 /// The frontend of `fronts` that reads `path` in a snapshot holding `holdings`: by its ending,
 /// or for an ending two languages share (`.h`) by what the snapshot holds, as a batch decides.
+/// A dataset's tasks, those it holds whole, and the repository they are of.
+fn open_dataset(dataset: &Path, repo_path: &Path) -> Result<(Repository, Vec<TaskRecord>), String> {
+    let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
+    let records = read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
+    Ok((repo, records))
+}
+
+/// A task's base and its reference, built from its patches; `None` for a task the benchmarks
+/// leave out: its base not in the repository, no code patch (one stated only as a reference
+/// commit: the benchmarks time patches), or patches that do not apply.
+fn patched(repo: &Repository, reader: &Reader, r: &TaskRecord) -> Result<Option<(Snapshot, Reference)>, String> {
+    let Ok(base_id) = repo.resolve_commit(&r.base_commit) else { return Ok(None) };
+    let base = repo.snapshot(base_id).map_err(|e| e.to_string())?;
+    let Some(patch) = &r.patch else { return Ok(None) };
+    let Ok(reference) = build_reference(&base, reader, patch.as_bytes(), r.test_patch.as_bytes()) else {
+        return Ok(None);
+    };
+    Ok(Some((base, reference)))
+}
+
 fn reader_of(
     db: &hintlens_db::Database,
     holdings: &hintlens_db::Holdings,
@@ -264,9 +284,7 @@ fn index(repo_path: &Path, rev: &str, threads: usize, language: Option<&str>, re
 }
 
 fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Result<(), String> {
-    let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
-    let records: Vec<_> =
-        read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
+    let (repo, records) = open_dataset(dataset, repo_path)?;
     let fronts = frontends();
     let all = hintlens_db::Database::new(frontends());
     // The unique claimed blobs of every task's B and R, read up front (outside the timing).
@@ -274,13 +292,7 @@ fn batch(dataset: &Path, repo_path: &Path, threads: usize, repeat: usize) -> Res
     let mut unique: HashMap<ObjectId, Blob> = HashMap::new();
     let mut usable = Vec::new();
     for r in &records {
-        let Ok(base_id) = repo.resolve_commit(&r.base_commit) else { continue };
-        let base = repo.snapshot(base_id).map_err(|e| e.to_string())?;
-        // Tasks stated only as a reference commit are left out: the benchmark times patches.
-        let Some(patch) = &r.patch else { continue };
-        let Ok(reference) = build_reference(&base, &reader, patch.as_bytes(), r.test_patch.as_bytes()) else {
-            continue;
-        };
+        let Some((base, reference)) = patched(&repo, &reader, r)? else { continue };
         for snapshot in [&base, &reference.snapshot] {
             let holdings = all.holdings(snapshot);
             for (path, entry) in snapshot.iter() {

@@ -7,8 +7,6 @@
 //! blocks put before it). Prints each file whose index differs, with a few of the lines that
 //! differ, and ends with the counts; exits 1 when any differs.
 
-use hintlens_batch::{TaskRecord, read_dataset};
-use hintlens_snapshot::{Repository, build_reference};
 use hintlens_syntax::reuse::{Earlier, text_edits};
 use hintlens_syntax::{FileIndex, Frontend};
 use std::collections::HashSet;
@@ -25,9 +23,7 @@ const INSERTED: &[&[u8]] =
     &[b"}\n", b"{\n", b"TEST_CASE(\"new\", \"[x]\") {\n", b"    SECTION(\"s\") {\n", b"#define X 1\n", b"\n", b"end\n"];
 
 pub(crate) fn reuse(dataset: &Path, repo_path: &Path, edits: usize) -> Result<bool, String> {
-    let repo = Repository::open(repo_path).map_err(|e| e.to_string())?;
-    let records: Vec<TaskRecord> =
-        read_dataset(dataset).map_err(|e| e.to_string())?.into_iter().filter_map(Result::ok).collect();
+    let (repo, records) = crate::open_dataset(dataset, repo_path)?;
     let fronts = frontends();
     let all = hintlens_db::Database::new(frontends());
     let reader = repo.reader();
@@ -41,12 +37,7 @@ pub(crate) fn reuse(dataset: &Path, repo_path: &Path, edits: usize) -> Result<bo
         seed as usize
     };
     for r in &records {
-        let Ok(base_id) = repo.resolve_commit(&r.base_commit) else { continue };
-        let base = repo.snapshot(base_id).map_err(|e| e.to_string())?;
-        let Some(patch) = &r.patch else { continue };
-        let Ok(reference) = build_reference(&base, &reader, patch.as_bytes(), r.test_patch.as_bytes()) else {
-            continue;
-        };
+        let Some((base, reference)) = crate::patched(&repo, &reader, r)? else { continue };
         let holdings = all.holdings(&reference.snapshot);
         for (path, change) in reference.code.files.iter().chain(&reference.test.files) {
             let Some(language) = crate::reader_of(&all, &holdings, &fronts, path) else { continue };
