@@ -4,6 +4,7 @@
 //!
 //! [`Frontend::directives`]: hintlens_syntax::Frontend::directives
 
+use crate::scan::literal_end;
 use hintlens_syntax::{Directives, Import};
 
 pub(crate) fn directives(text: &[u8]) -> Directives {
@@ -119,12 +120,12 @@ fn opens_comment(line: &[u8]) -> bool {
     let mut i = 0;
     while i < line.len() {
         match line[i] {
-            b'"' => i = closing(line, i + 1, b'"'),
+            b'"' => i = literal_end(line, i + 1, b'"').0,
             // A quote after a digit or letter is C++14's digit separator (`1'000`) or a
             // prefix's (`u8'a'`: a character either way, skipped alike); after anything else it
             // opens a character.
             b'\'' if i > 0 && line[i - 1].is_ascii_digit() => i += 1,
-            b'\'' => i = closing(line, i + 1, b'\''),
+            b'\'' => i = literal_end(line, i + 1, b'\'').0,
             b'/' if line.get(i + 1) == Some(&b'/') => return false,
             b'/' if line.get(i + 1) == Some(&b'*') => match memchr::memmem::find(&line[i + 2..], b"*/") {
                 Some(end) => i += 2 + end + 2,
@@ -134,19 +135,6 @@ fn opens_comment(line: &[u8]) -> bool {
         }
     }
     false
-}
-
-/// The position after the `quote` that closes a literal whose text starts at `from` (the
-/// line's end if none does).
-fn closing(line: &[u8], mut from: usize, quote: u8) -> usize {
-    while from < line.len() {
-        match line[from] {
-            b'\\' => from += 2,
-            b if b == quote => return from + 1,
-            _ => from += 1,
-        }
-    }
-    line.len()
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@
 //! The walk reads a stray call's names as uses and its string literals as strings; a keyword
 //! among its arguments (`float` of `TEMPLATE_TEST_CASE("…", "[…]", float)`) names nothing.
 
-use crate::scan::{Directive, Token, directive, scan};
+use crate::scan::{Directive, Token, directive, literal_end, scan};
 use hintlens_syntax::scoping::{ScopeMacro, scope_ops};
 use hintlens_tree::Reading;
 use std::ops::Range;
@@ -112,7 +112,7 @@ pub(crate) fn scoped_conditions(text: &[u8], lines: &[Range<usize>]) -> Vec<Rang
         let mut i = 0;
         while let Some(open) = line[i..].iter().position(|&b| b == b'(') {
             let open = i + open;
-            let Some(close) = closing_paren(line, open) else { break };
+            let Some(close) = closing_paren(line, open, 1) else { break };
             if memchr::memmem::find(&line[open..close], b"::").is_some() {
                 out.push(start + open + 1..start + close);
             }
@@ -394,7 +394,7 @@ fn body_macro(text: &[u8]) -> Option<(usize, usize)> {
     if !is_macro_name(&rest[..name]) || rest.get(open) != Some(&b'(') {
         return None;
     }
-    let close = closing_paren_within(rest, open, BODY_CALL_LINES)?;
+    let close = closing_paren(rest, open, BODY_CALL_LINES)?;
     let after = skip_blanks(rest, close + 1);
     let line_end = memchr::memchr(b'\n', &rest[after..]).map_or(rest.len(), |p| after + p);
     let tail = &rest[after..line_end];
@@ -417,41 +417,6 @@ fn body_macro(text: &[u8]) -> Option<(usize, usize)> {
 /// `TEMPLATE_TEST_CASE` lists a type a line.
 const BODY_CALL_LINES: usize = 16;
 
-/// The `)` closing the `(` at `open`, within `lines` lines of it, strings and characters
-/// skipped (neither goes on past its line).
-fn closing_paren_within(text: &[u8], open: usize, lines: usize) -> Option<usize> {
-    let (mut depth, mut newlines, mut i) = (0usize, 0, open);
-    while i < text.len() {
-        match text[i] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            b'\n' => {
-                newlines += 1;
-                if newlines >= lines {
-                    return None;
-                }
-            }
-            quote @ (b'"' | b'\'') => {
-                i += 1;
-                while i < text.len() && text[i] != quote && text[i] != b'\n' {
-                    i += if text[i] == b'\\' { 2 } else { 1 };
-                }
-                if text.get(i) != Some(&quote) {
-                    return None;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 /// What a type or a name as a macro's argument is spelled with (`Fixture`, `std::vector<int>`,
 /// `const char*`): no operator that would make it an expression.
 fn is_type_byte(b: u8) -> bool {
@@ -470,12 +435,7 @@ fn arguments(inside: &[u8]) -> Vec<&[u8]> {
                 out.push(&inside[start..i]);
                 start = i + 1;
             }
-            quote @ (b'"' | b'\'') => {
-                i += 1;
-                while i < inside.len() && inside[i] != quote {
-                    i += if inside[i] == b'\\' { 2 } else { 1 };
-                }
-            }
+            quote @ (b'"' | b'\'') => i = literal_end(inside, i + 1, quote).0 - 1,
             _ => {}
         }
         i += 1;
@@ -558,7 +518,7 @@ fn macro_line(line: &[u8]) -> Option<(usize, usize, Shape)> {
     let mut shape = Shape::Name;
     let after = skip_blanks(rest, end);
     if rest.get(after) == Some(&b'(') {
-        end = closing_paren(rest, after)? + 1;
+        end = closing_paren(rest, after, 1)? + 1;
         shape = Shape::Call;
     }
     let mut tail = skip_blanks(rest, end);
@@ -579,10 +539,10 @@ fn skip_blanks(text: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// The `)` closing the `(` at `open`, on the same line, strings and characters skipped.
-fn closing_paren(text: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = open;
+/// The `)` closing the `(` at `open`, within `lines` lines of it (1: on its line), strings and
+/// characters skipped (neither goes on past its line).
+fn closing_paren(text: &[u8], open: usize, lines: usize) -> Option<usize> {
+    let (mut depth, mut newlines, mut i) = (0usize, 0, open);
     while i < text.len() {
         match text[i] {
             b'(' => depth += 1,
@@ -592,12 +552,16 @@ fn closing_paren(text: &[u8], open: usize) -> Option<usize> {
                     return Some(i);
                 }
             }
-            quote @ (b'"' | b'\'') => {
-                i += 1;
-                while i < text.len() && text[i] != quote {
-                    i += if text[i] == b'\\' { 2 } else { 1 };
+            b'\n' => {
+                newlines += 1;
+                if newlines >= lines {
+                    return None;
                 }
             }
+            quote @ (b'"' | b'\'') => match literal_end(text, i + 1, quote) {
+                (end, true) => i = end - 1,
+                (_, false) => return None,
+            },
             _ => {}
         }
         i += 1;

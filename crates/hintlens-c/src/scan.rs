@@ -142,7 +142,7 @@ fn comment_end(text: &[u8], from: usize) -> (usize, bool) {
 
 /// The position after the `quote` closing a literal whose text starts at `from`, and whether
 /// there is one: a literal never spans a line, so an unclosed one ends at its line's end.
-fn literal_end(text: &[u8], mut from: usize, quote: u8) -> (usize, bool) {
+pub(crate) fn literal_end(text: &[u8], mut from: usize, quote: u8) -> (usize, bool) {
     while from < text.len() {
         match text[from] {
             b'\\' => from += 2,

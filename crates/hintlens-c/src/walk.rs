@@ -538,23 +538,18 @@ impl<'t> Walk<'t> {
     /// grammar, reading the line as blank, does not: strings as the grammar reads them
     /// elsewhere, their value between the quotes.
     fn macro_strings(&mut self, range: std::ops::Range<usize>, anchor: (usize, usize, usize)) {
-        let src = self.b.src;
+        let text = &self.b.src[..range.end];
         let mut i = range.start;
         while i < range.end {
-            match src[i] {
+            match text[i] {
                 quote @ (b'"' | b'\'') => {
-                    let open = i;
-                    i += 1;
-                    while i < range.end && src[i] != quote {
-                        i += if src[i] == b'\\' { 2 } else { 1 };
-                    }
-                    let close = i.min(range.end);
-                    i += 1;
+                    let (end, closed) = crate::scan::literal_end(text, i + 1, quote);
                     if quote == b'"' {
-                        let value = String::from_utf8_lossy(&src[open + 1..close]).into_owned();
-                        let span = hintlens_syntax::span_within(src, anchor, open, (close + 1).min(range.end));
+                        let value = String::from_utf8_lossy(&text[i + 1..end - usize::from(closed)]).into_owned();
+                        let span = hintlens_syntax::span_within(text, anchor, i, end);
                         self.b.string_spelled(value, span, false);
                     }
+                    i = end;
                 }
                 _ => i += 1,
             }
