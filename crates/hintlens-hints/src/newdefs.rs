@@ -524,6 +524,20 @@ mod tests {
     /// name, but defines and calls it only in and under `Catch::Benchmark` — never parsed. Where
     /// another file of B defines it in `Catch::Detail` already, that file is read and the name is
     /// no news.
+    /// The C++ selection of a task from `base` to `reference` (its tests under `tests/`), and
+    /// how many files it parsed.
+    fn selection_and_parses(base: &[(&str, &str)], reference: &[(&str, &str)]) -> (Vec<String>, usize) {
+        let (db, parsed) = database_counting_parses(hintlens_c::frontends());
+        let (base, reference) = (snapshot(base), snapshot(reference));
+        let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.starts_with("tests/")).unwrap();
+        let (base, reference) =
+            (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
+        let task =
+            Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
+        let selected: Vec<String> = crate::defuse::select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
+        (selected, *parsed.lock().unwrap())
+    }
+
     #[test]
     fn a_file_of_the_base_that_cannot_define_a_moved_name_is_not_parsed() {
         let before = "namespace Catch { namespace Benchmark { namespace Detail {\n\
@@ -535,18 +549,10 @@ mod tests {
                            namespace Benchmark { double run() { return Detail::directCompare(1, 2); } } }\n";
         let test = "#include \"fp.hpp\"\nTEST(Fp, Compare) { Catch::Detail::directCompare(1, 2); }\n";
         let selection = |sibling: &str| {
-            let (db, parsed) = database_counting_parses(hintlens_c::frontends());
-            let base = snapshot(&[("src/fp.hpp", before), ("extras/amalgamated.hpp", sibling)]);
-            let reference =
-                snapshot(&[("src/fp.hpp", after), ("extras/amalgamated.hpp", sibling), ("tests/fp_test.cpp", test)]);
-            let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.starts_with("tests/")).unwrap();
-            let (base, reference) =
-                (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-            let task =
-                Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
-            let selected: Vec<String> =
-                crate::defuse::select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
-            (selected, *parsed.lock().unwrap())
+            selection_and_parses(
+                &[("src/fp.hpp", before), ("extras/amalgamated.hpp", sibling)],
+                &[("src/fp.hpp", after), ("extras/amalgamated.hpp", sibling), ("tests/fp_test.cpp", test)],
+            )
         };
         assert_eq!(
             selection(amalgamated),
@@ -565,21 +571,10 @@ mod tests {
         let amalgamated = "#define CarryBits( x ) ( x >> 32 )\nnamespace Catch { int carry(int x); }\n";
         let test = "#include \"helpers.hpp\"\nTEST(Bits, Carry) { CarryBits(1); }\n";
         let selection = |sibling: &str| {
-            let (db, parsed) = database_counting_parses(hintlens_c::frontends());
-            let base = snapshot(&[("extras/amalgamated.hpp", sibling)]);
-            let reference = snapshot(&[
-                ("src/helpers.hpp", helpers),
-                ("extras/amalgamated.hpp", sibling),
-                ("tests/bits_test.cpp", test),
-            ]);
-            let (code, test) = changes_between(&base, &reference, &NoBlobs, |p| p.starts_with("tests/")).unwrap();
-            let (base, reference) =
-                (db.snapshot_on_demand(&base, Box::new(NoBlobs)), db.snapshot_on_demand(&reference, Box::new(NoBlobs)));
-            let task =
-                Task { base: &base, reference: &reference, code: &code, test: &test, problem_statement: "", told: "" };
-            let selected: Vec<String> =
-                crate::defuse::select(&db, &task).into_iter().map(|id| id.qualified_name).collect();
-            (selected, *parsed.lock().unwrap())
+            selection_and_parses(
+                &[("extras/amalgamated.hpp", sibling)],
+                &[("src/helpers.hpp", helpers), ("extras/amalgamated.hpp", sibling), ("tests/bits_test.cpp", test)],
+            )
         };
         // The macro moved: the new header and the test are parsed, the amalgamation is not.
         assert_eq!(selection(amalgamated), (vec!["src/helpers".to_owned()], 2));
