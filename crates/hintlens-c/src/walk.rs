@@ -640,8 +640,7 @@ impl<'t> Walk<'t> {
                 let span = hintlens_syntax::span_within(src, anchor, base + start, base + i);
                 let kind = first.take().unwrap_or(UseKind::Name);
                 // A keyword names nothing (`float` of `TEMPLATE_TEST_CASE("…", "[…]", float)`).
-                let keywords = if self.cpp { crate::CPP_SPEC.keywords } else { crate::C_SPEC.keywords };
-                if !member && keywords.binary_search(&word.as_str()).is_ok() {
+                if !member && self.b.is_reserved(word.as_bytes()) {
                     chain.clear();
                     scoped = false;
                     continue;

@@ -292,6 +292,11 @@ impl<'t> Builder<'t> {
         self.use_bound(name, kind, qualifier, None);
     }
 
+    /// Whether `word` is one of the language's [`Conventions::reserved`] words, never a name.
+    pub fn is_reserved(&self, word: &[u8]) -> bool {
+        self.conventions.reserved.binary_search_by(|w| w.as_bytes().cmp(word)).is_ok()
+    }
+
     /// A use whose binding the walk knows where it stands (`Some`: a member of an expression is
     /// [`Binding::Receiver`], an import's own names [`Binding::Import`]), else looked up as
     /// [`Builder::use_name`] does. Missing and empty tokens and the blank name are no use.
@@ -303,7 +308,7 @@ impl<'t> Builder<'t> {
         if !self.conventions.blank.is_empty() && bytes == self.conventions.blank.as_bytes() {
             return;
         }
-        if self.conventions.reserved.binary_search_by(|w| w.as_bytes().cmp(bytes)).is_ok() {
+        if self.is_reserved(bytes) {
             return;
         }
         let spelled = String::from_utf8_lossy(bytes);
