@@ -1,29 +1,46 @@
 //! A frontend's outline (`Frontend::outline_reusing`) holds everything its index holds but uses
-//! and strings: checked on every file of every scenario and under seeded random line edits
+//! and strings, and those too on the lines it keeps: checked on every file of every scenario and under seeded random line edits
 //! (which leave braces unbalanced and blocks torn), fresh and parsed from an earlier tree, in
 //! every language that has one.
 
 use crate::reuse::{mutate, scenario_sources};
-use hintlens_syntax::Frontend;
 use hintlens_syntax::reuse::{Earlier, text_edits};
+use hintlens_syntax::{Frontend, Lines};
 
-/// Checks `new`'s outline, fresh and parsed from `old`'s tree, against `new`'s index; the
-/// number of uses the outline spared.
-fn check(frontend: &dyn Frontend, old: &str, new: &str, what: &str) -> Result<usize, String> {
+/// Checks `new`'s outline keeping `kept`, fresh and parsed from `old`'s tree, against `new`'s
+/// index; the number of uses the outline spared.
+fn check(frontend: &dyn Frontend, old: &str, new: &str, kept: &Lines, what: &str) -> Result<usize, String> {
     let index = frontend.extract(new.as_bytes());
-    let (fresh, _) = frontend.outline_reusing(new.as_bytes(), None);
+    let (fresh, _) = frontend.outline_reusing(new.as_bytes(), None, kept);
     let (_, parse) = frontend.extract_reusing(old.as_bytes(), None);
     let earlier = parse.map(|parse| Earlier { parse, edits: text_edits(old.as_bytes(), new.as_bytes()) });
-    let (reused, _) = frontend.outline_reusing(new.as_bytes(), earlier);
+    let (reused, _) = frontend.outline_reusing(new.as_bytes(), earlier, kept);
+    let lines: Vec<u32> = kept.iter().collect();
     for (outline, how) in [(&fresh, "fresh"), (&reused, "from the earlier tree")] {
-        if outline.outlined() != index.outlined() {
-            return Err(format!("{what}: the outline ({how}) differs from the index\n--- old\n{old}\n--- new\n{new}"));
+        if outline.kept(kept) != index.kept(kept) {
+            return Err(format!(
+                "{what}: the outline ({how}) keeping lines {lines:?} differs from the index\n--- old\n{old}\n--- new\n{new}"
+            ));
         }
         if outline.uses.len() > index.uses.len() {
             return Err(format!("{what}: the outline ({how}) has more uses than the index"));
         }
     }
     Ok(index.uses.len() - fresh.uses.len())
+}
+
+/// The lines an outline of `text` keeps in a round: none, a stretch as a change adds, or a few
+/// lines apart.
+fn kept_lines(text: &str, round: usize, rng: &mut fastrand::Rng) -> Lines {
+    let count = text.lines().count().max(1) as u32;
+    match round % 3 {
+        0 => Lines::none(),
+        1 => {
+            let first = rng.u32(0..count);
+            Lines::new(first..(first + rng.u32(1..6)).min(count))
+        }
+        _ => Lines::new((0..rng.usize(1..4)).map(|_| rng.u32(0..count))),
+    }
 }
 
 #[test]
@@ -37,7 +54,8 @@ fn an_outline_holds_every_definition_of_the_index() {
             let mut versions = vec![new.to_owned()];
             versions.extend((0..8).map(|_| mutate(new, &mut rng)));
             for (round, version) in versions.iter().enumerate() {
-                match check(&**frontend, old, version, &format!("{scenario} {path} mutation {round}")) {
+                let kept = kept_lines(version, round, &mut rng);
+                match check(&**frontend, old, version, &kept, &format!("{scenario} {path} mutation {round}")) {
                     Ok(n) => spared += n,
                     Err(e) => failures.push(e),
                 }

@@ -1,21 +1,26 @@
 //! What the fuzz targets share: invariants of a file index, and a language server session.
 
 use hintlens_syntax::lexical::{self, TextWords};
-use hintlens_syntax::{FileIndex, Frontend};
+use hintlens_syntax::{FileIndex, Frontend, Lines};
 use lsp_server::Message;
 use serde_json::json;
 use std::io::Cursor;
 
 /// A frontend on one input: extraction never panics and its index is well formed
 /// ([`check_index`]), its outline, if it has one, holds what the index holds but uses and
-/// strings, and the text may define each of its definitions (`Frontend::may_define`); the word lexer of its language, which reads every file of a repository for word
+/// strings, and those too on the lines it keeps, and the text may define each of its definitions (`Frontend::may_define`); the word lexer of its language, which reads every file of a repository for word
 /// facts, never panics on the same text and hands out only runs of word bytes.
 pub fn check_frontend(frontend: &dyn Frontend, text: &[u8]) {
     let index = frontend.extract(text);
     check_index(&index, text);
     if frontend.has_outline() {
-        let (outline, _) = frontend.outline_reusing(text, None);
+        let (outline, _) = frontend.outline_reusing(text, None, &Lines::none());
         assert!(outline.outlined() == index.outlined(), "the outline differs from the index");
+        // Every third line, from one the input picks, as a change's added lines.
+        let lines = text.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        let kept = Lines::new((u32::from(text.first().copied().unwrap_or(0)) % 3..lines).step_by(3));
+        let (outline, _) = frontend.outline_reusing(text, None, &kept);
+        assert!(outline.kept(&kept) == index.kept(&kept), "the outline differs from the index on its kept lines");
     }
     for d in &index.definitions {
         let qualified = frontend.qualified_name("fuzz", &index, &d.local_name);

@@ -9,7 +9,7 @@
 
 use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::scoping;
-use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, UseKind};
+use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Lines, UseKind};
 use hintlens_tree::{Builder, Conventions, Ids, KindTable, TreeWalk, field, fields, named_children, unquote};
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -98,22 +98,22 @@ fn grammar(cpp: bool) -> &'static (Grammar, KindTable<K>) {
 }
 
 pub(crate) fn extract_c(src: &[u8], tree: &Tree) -> FileIndex {
-    extract(src, tree, false, false)
+    extract(src, tree, false, None)
 }
 
 pub(crate) fn extract_cpp(src: &[u8], tree: &Tree) -> FileIndex {
-    extract(src, tree, true, false)
+    extract(src, tree, true, None)
 }
 
 /// [`extract_c`]'s outline ([`hintlens_syntax::Frontend::outline_reusing`]): the blocks that
-/// cannot hold a definition ([`may_define`]) are not read.
-pub(crate) fn outline_c(src: &[u8], tree: &Tree) -> FileIndex {
-    extract(src, tree, false, true)
+/// cannot hold a definition ([`may_define`]) and hold none of the `kept` lines are not read.
+pub(crate) fn outline_c(src: &[u8], tree: &Tree, kept: &Lines) -> FileIndex {
+    extract(src, tree, false, Some(kept.clone()))
 }
 
 /// [`extract_cpp`]'s outline.
-pub(crate) fn outline_cpp(src: &[u8], tree: &Tree) -> FileIndex {
-    extract(src, tree, true, true)
+pub(crate) fn outline_cpp(src: &[u8], tree: &Tree, kept: &Lines) -> FileIndex {
+    extract(src, tree, true, Some(kept.clone()))
 }
 
 /// Whether a block's text can hold a definition: in a function body only a type's definition
@@ -127,7 +127,7 @@ fn may_define(block: &[u8]) -> bool {
             .any(|word| memchr::memmem::find(block, word).is_some())
 }
 
-fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: bool) -> FileIndex {
+fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: Option<Lines>) -> FileIndex {
     let root = tree.root_node();
     let (g, kinds) = grammar(cpp);
     let reserved = if cpp { crate::CPP_SPEC.keywords } else { crate::C_SPEC.keywords };
@@ -206,8 +206,11 @@ struct Walk<'t> {
     doc: Option<String>,
     /// The namespaces this file opens, so that `ns::f(…) { … }` is a function, `T::m` a method.
     namespaces: HashSet<String>,
-    /// Only the definitions are wanted: a block that cannot hold one is passed over.
-    outline: bool,
+    /// Only the definitions and the uses of these lines are wanted: a block that cannot hold
+    /// a definition and holds none of the lines is passed over. C's blocks scope what they
+    /// declare, so a block that is read sees every local a full walk would bind there: the
+    /// blocks around it hold its lines too, and are read.
+    outline: Option<Lines>,
 }
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
@@ -232,7 +235,7 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                     self.visit_type(child, UseKind::Name);
                 }
             }
-            K::CompoundStatement if self.outline && !may_define(self.b.bytes(node)) => {}
+            K::CompoundStatement if self.passes_over(node) => {}
             K::CompoundStatement => {
                 // A block is a body wherever it stands (a Catch2 `TEST_CASE`'s, after a macro
                 // call the grammar reads as an expression).
@@ -304,6 +307,14 @@ struct Declared<'t> {
 }
 
 impl<'t> Walk<'t> {
+    /// Whether an outline passes over this block ([`Walk::outline`]).
+    fn passes_over(&self, block: Node<'t>) -> bool {
+        self.outline.as_ref().is_some_and(|kept| {
+            !kept.any_within(block.start_position().row as u32, block.end_position().row as u32)
+                && !may_define(self.b.bytes(block))
+        })
+    }
+
     // ----- scopes of declarations -----
 
     /// The members of a file, namespace, class body or linkage block, each with its doc.

@@ -248,7 +248,7 @@ fn scope_macros_their_marks_and_inline_namespaces() {
 /// index holds.
 #[test]
 fn an_outline_reads_only_the_blocks_that_may_define() {
-    use hintlens_syntax::Frontend;
+    use hintlens_syntax::{Frontend, Lines};
     let src = r#"namespace app {
 int plain(int x) {
   int y = helper(x);
@@ -269,7 +269,7 @@ TEST_CASE("plain sums") {
 }
 "#;
     let index = Cpp.extract(src.as_bytes());
-    let (outline, _) = Cpp.outline_reusing(src.as_bytes(), None);
+    let (outline, _) = Cpp.outline_reusing(src.as_bytes(), None, &Lines::none());
     assert_eq!(outline.outlined(), index.outlined());
     let local: Vec<&str> = outline.definitions.iter().map(|d| d.local_name.as_str()).collect();
     for defined in ["app.plain", "app.local_types", "app.Point.px", "app.Mode.Fast", "LOCAL_LIMIT"] {
@@ -280,4 +280,15 @@ TEST_CASE("plain sums") {
     assert!(all.contains(&"helper".into()) && !outlined.contains(&"helper".into()), "{outlined:?}");
     assert!(outlined.contains(&"pick".into()), "a body with a type is read whole: {outlined:?}");
     assert!(!outlined.contains(&"REQUIRE".into()), "a test's body defines nothing: {outlined:?}");
+
+    // Keeping a line of `plain`'s body and one of the test's (what a change adds there), those
+    // bodies are read, and their lines' uses are the index's.
+    let kept = Lines::new([2, 16]);
+    let (outline, _) = Cpp.outline_reusing(src.as_bytes(), None, &kept);
+    assert_eq!(outline.kept(&kept), index.kept(&kept));
+    let outlined = names(&outline);
+    for read in ["helper", "REQUIRE"] {
+        assert!(outlined.contains(&read.into()), "{read} in {outlined:?}");
+    }
+    assert!(outline.uses.len() < index.uses.len(), "the other bodies are passed over");
 }

@@ -20,7 +20,7 @@
 use dashmap::{DashMap, DashSet};
 use hintlens_snapshot::{BlobSource, Entry, ObjectId, Snapshot};
 use hintlens_syntax::reuse::{Earlier, Parse, text_edits};
-use hintlens_syntax::{Directives, FileIndex, Frontend};
+use hintlens_syntax::{Directives, FileIndex, Frontend, Lines};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -79,19 +79,19 @@ pub trait Db: salsa::Database {
     fn keep_parse(&self, file: SourceFile, parse: Parse);
 
     /// How much of `file` has been asked for ([`Read`]): [`file_definitions`] reads its index
-    /// rather than walking the file again for an outline, and a file whose definitions are
-    /// read is not glanced at to learn whether it may define a name.
+    /// or the outline read, rather than walking the file again for an outline, and a file whose
+    /// definitions are read is not glanced at to learn whether it may define a name.
     fn read(&self, file: SourceFile) -> Option<Read>;
 
     /// Notes that `file` is read so far ([`file_index`] and [`file_outline`] note themselves).
     fn note_read(&self, file: SourceFile, read: Read);
 }
 
-/// How much of a file a database has read, least first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// How much of a file a database has read.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Read {
-    /// Its [`file_outline`].
-    Outline,
+    /// Its [`file_outline`] keeping these lines (the first one read, when several were).
+    Outline(Lines),
     /// Its [`file_index`].
     Index,
 }
@@ -100,26 +100,25 @@ pub enum Read {
 #[salsa::tracked(returns(ref))]
 pub fn file_index(db: &dyn Db, file: SourceFile) -> FileIndex {
     db.note_read(file, Read::Index);
-    extracted(db, file, Frontend::extract_reusing)
+    let read = db.frontend(file.language(db)).extract_reusing(file.text(db), db.earlier_parse(file));
+    keeping_parse(db, file, read)
 }
 
 /// What of a file a question about its definitions reads ([`Frontend::outline_reusing`]: its
-/// definitions, and perhaps fewer uses than [`file_index`]): a file of a base that is read
-/// only for whether a definition is new is walked once, not its function bodies too.
+/// definitions and the uses of the `kept` lines, and perhaps fewer other uses than
+/// [`file_index`]): a file of a base that is read only for whether a definition is new is
+/// walked once, not its function bodies too; a changed file read for what its change adds,
+/// not the bodies the change left alone.
 #[salsa::tracked(returns(ref))]
-pub fn file_outline(db: &dyn Db, file: SourceFile) -> FileIndex {
-    db.note_read(file, Read::Outline);
-    extracted(db, file, Frontend::outline_reusing)
+pub fn file_outline(db: &dyn Db, file: SourceFile, kept: Lines) -> FileIndex {
+    db.note_read(file, Read::Outline(kept.clone()));
+    let read = db.frontend(file.language(db)).outline_reusing(file.text(db), db.earlier_parse(file), &kept);
+    keeping_parse(db, file, read)
 }
 
-/// How a frontend reads a file: [`Frontend::extract_reusing`] or [`Frontend::outline_reusing`].
-type Extract = fn(&dyn Frontend, &[u8], Option<Earlier>) -> (FileIndex, Option<Parse>);
-
-/// The index of `file` as `extract` reads it, parsed from the tree an earlier version left
-/// ([`Db::earlier_parse`]), its own tree kept for a later one.
-fn extracted(db: &dyn Db, file: SourceFile, extract: Extract) -> FileIndex {
-    let earlier = db.earlier_parse(file);
-    let (index, parse) = extract(db.frontend(file.language(db)), file.text(db), earlier);
+/// The index a frontend read of `file`, parsed from the tree an earlier version left
+/// ([`Db::earlier_parse`]), with its own tree kept for a later one.
+fn keeping_parse(db: &dyn Db, file: SourceFile, (index, parse): (FileIndex, Option<Parse>)) -> FileIndex {
     if let Some(parse) = parse {
         db.keep_parse(file, parse);
     }
@@ -127,15 +126,31 @@ fn extracted(db: &dyn Db, file: SourceFile, extract: Extract) -> FileIndex {
 }
 
 /// What [`file_outline`] holds of `file`, read from its [`file_index`] when that has been asked
-/// for (or when the language has no outline), else from its outline: every definition, as the
-/// index has it, and perhaps fewer uses. So a file read whole for one question and for its
-/// definitions for another is walked once.
+/// for (or when the language has no outline), else from the outline read already, else from
+/// an outline keeping no line: every definition, as the index has it, and perhaps fewer uses.
+/// So a file read whole for one question and for its definitions for another is walked once.
 pub fn file_definitions(db: &dyn Db, file: SourceFile) -> &FileIndex {
     // Most languages have no outline: they are spared the lookup.
+    if !db.frontend(file.language(db)).has_outline() {
+        return file_index(db, file);
+    }
+    match db.read(file) {
+        Some(Read::Index) => file_index(db, file),
+        Some(Read::Outline(kept)) => file_outline(db, file, kept),
+        None => file_outline(db, file, Lines::none()),
+    }
+}
+
+/// What of `file` a question about its definitions and the uses on `lines` reads: its
+/// [`file_index`] when that has been asked for (or when the language has no outline), else its
+/// outline keeping `lines` ([`file_outline`]). A changed file is read so for the uses its
+/// change adds: a change of a few lines in a 25,000-line amalgamated header walks the bodies
+/// holding them, not every body.
+pub fn file_uses_on<'db>(db: &'db dyn Db, file: SourceFile, lines: &Lines) -> &'db FileIndex {
     if !db.frontend(file.language(db)).has_outline() || db.read(file) == Some(Read::Index) {
         file_index(db, file)
     } else {
-        file_outline(db, file)
+        file_outline(db, file, lines.clone())
     }
 }
 
@@ -496,12 +511,14 @@ impl Db for Database {
     }
 
     fn read(&self, file: SourceFile) -> Option<Read> {
-        self.read.get(&file).map(|r| *r)
+        self.read.get(&file).map(|r| r.clone())
     }
 
     fn note_read(&self, file: SourceFile, read: Read) {
-        let mut entry = self.read.entry(file).or_insert(read);
-        *entry = (*entry).max(read);
+        let mut entry = self.read.entry(file).or_insert_with(|| read.clone());
+        if read == Read::Index {
+            *entry = read;
+        }
     }
 
     fn keep_parse(&self, file: SourceFile, parse: Parse) {

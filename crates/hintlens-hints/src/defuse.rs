@@ -24,7 +24,7 @@
 use crate::newdefs::{ChangedFile, changed_files, new_module};
 use crate::resolve::{Reach, Resolver, Target, Using, components, loose};
 use crate::{Direction, Evidence, Identifier, Resolution, Rule, Task, ident};
-use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
+use hintlens_db::{Db, SourceFile, file_definitions, module_name, qualified_name};
 use hintlens_snapshot::ChangeSet;
 use hintlens_syntax::{Binding, DefId, DefKind, Definition, FileIndex, Frontend, Import, Use, UseKind};
 use std::borrow::Cow;
@@ -120,7 +120,7 @@ fn collect<'a>(
         if added.is_empty() {
             continue;
         }
-        let index = file_index(db, changed.file);
+        let index = changed.index(db);
         let at = usings.len();
         for (i, u) in index.uses.iter().enumerate().filter(|(_, u)| added.contains(&u.span.start.line)) {
             let site = UseSite { using: at, use_: Cow::Borrowed(u), in_string: false, head_type: index.head_type(i) };
@@ -160,7 +160,7 @@ fn collect<'a>(
     // version, parsed from its R tree and keeping none, where reading it first would keep its
     // tree until its own R is read.
     for changed in &defining {
-        file_index(db, changed.file);
+        changed.index(db);
     }
     for changed in defining {
         for def in new_definitions(db, task, &changed, direction, &sites) {
@@ -245,7 +245,7 @@ fn new_definitions<'a>(
     sites: &HashMap<Cow<'a, str>, Vec<UseSite<'a>>>,
 ) -> Vec<NewDef> {
     let (path, file) = (changed.path, changed.file);
-    let index = file_index(db, file);
+    let index = changed.index(db);
     let frontend = db.frontend(file.language(db));
     let also_code = task.code.files.contains_key(changed.path);
     let candidate = |(id, d): (usize, &Definition)| {
@@ -393,7 +393,7 @@ fn keyword_takers(db: &dyn Db, task: &Task<'_>, owner: &str) -> Vec<(String, Str
     let mut takers = Vec::new();
     let files = task.reference.files_naming(db, owner);
     for (path, file) in files.into_iter().filter(|(_, f)| db.frontend(f.language(db)).keywords_from_types()) {
-        let index = file_index(db, file);
+        let index = file_definitions(db, file);
         for d in &index.definitions {
             if d.keywords_from.iter().any(|t| t == owner) {
                 takers.push((d.name.clone(), qualified_name(db, path, file, &d.local_name)));
@@ -465,7 +465,9 @@ impl Matcher<'_, '_> {
             return None;
         }
         // A `static` function or a name of an anonymous namespace: its own file's alone.
-        if using.path != def.path && def.id.is_some_and(|id| file_index(self.db, def.file).definition(id).file_local) {
+        if using.path != def.path
+            && def.id.is_some_and(|id| file_definitions(self.db, def.file).definition(id).file_local)
+        {
             return None;
         }
         if site.in_string {
@@ -522,7 +524,8 @@ impl Matcher<'_, '_> {
                     through_import(self.resolver.through_import(using, import, &[], &target))
                 }
                 (None, Binding::Free) => {
-                    let member = def.id.is_some_and(|id| file_index(self.db, def.file).definition(id).parent.is_some());
+                    let member =
+                        def.id.is_some_and(|id| file_definitions(self.db, def.file).definition(id).parent.is_some());
                     if member && !using.frontend.bare_names_reach_members() {
                         return None;
                     }
@@ -681,7 +684,7 @@ impl Matcher<'_, '_> {
     /// or a hook the language's ecosystem calls as a member ([`Frontend::is_hook`]).
     fn is_member(&self, def: &NewDef) -> bool {
         let Some(id) = def.id else { return false };
-        let index = file_index(self.db, def.file);
+        let index = file_definitions(self.db, def.file);
         let d = index.definition(id);
         if self.db.frontend(def.file.language(self.db)).is_hook(index, id) {
             return true;
@@ -719,7 +722,7 @@ impl Matcher<'_, '_> {
         if using.frontend.seen_only_through_imports(def.kind) {
             return None;
         }
-        let def_index = file_index(self.db, def.file);
+        let def_index = file_definitions(self.db, def.file);
         let def_namespace = self.db.frontend(def.file.language(self.db)).namespace(&def.path, def_index);
         let same = def_namespace.is_some() && using.frontend.namespace(using.path, using.index) == def_namespace;
         // PHP's `str_title()` in `namespace App\Tests` is the global `str_title` when the
@@ -746,7 +749,8 @@ impl Matcher<'_, '_> {
                 if !seen {
                     continue;
                 }
-                let aliases = file_index(self.db, file).definitions.iter().filter(|d| d.kind == DefKind::TypeAlias);
+                let aliases =
+                    file_definitions(self.db, file).definitions.iter().filter(|d| d.kind == DefKind::TypeAlias);
                 held.extend(aliases.filter(|d| d.name == owner).filter_map(|d| d.holds.clone()));
             }
             let held = Rc::new(held);
@@ -765,7 +769,7 @@ impl Matcher<'_, '_> {
             return defines;
         }
         let defines = self.task.reference.files_naming(self.db, name).into_iter().any(|(path, file)| {
-            let index = file_index(self.db, file);
+            let index = file_definitions(self.db, file);
             self.db.frontend(file.language(self.db)).namespace(path, index).as_deref() == Some(key.0.as_str())
                 && index.definitions.iter().any(|d| d.parent.is_none() && d.name == name)
         });

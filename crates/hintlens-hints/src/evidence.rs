@@ -3,7 +3,7 @@
 
 use crate::newdefs::changed_files;
 use crate::{Evidence, Identifier, Task};
-use hintlens_db::{Db, file_index};
+use hintlens_db::Db;
 use std::collections::{HashMap, HashSet};
 
 /// Uses on the lines the test change adds, by simple name.
@@ -16,7 +16,7 @@ impl TestUses {
         let mut by_name: HashMap<String, Vec<Evidence>> = HashMap::new();
         for changed in changed_files(db, task, task.test) {
             let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
-            for u in file_index(db, changed.file).uses.iter().filter(|u| added.contains(&u.span.start.line)) {
+            for u in changed.index(db).uses.iter().filter(|u| added.contains(&u.span.start.line)) {
                 by_name.entry(u.name.clone()).or_default().push(Evidence {
                     path: changed.path.to_owned(),
                     line: u.span.start.line + 1,

@@ -3,7 +3,7 @@
 //! static necessity that follows from both.
 
 use crate::{Entity, Identifier, Task, mentions};
-use hintlens_db::{Db, file_index};
+use hintlens_db::{Db, file_definitions};
 use hintlens_syntax::DefKind;
 use std::collections::HashMap;
 
@@ -72,7 +72,7 @@ pub(crate) fn annotate(db: &dyn Db, task: &Task<'_>, ids: &mut [Identifier]) {
 /// The definition's name within its file, found by name and line in R.
 fn local_name(db: &dyn Db, task: &Task<'_>, id: &Identifier) -> Option<String> {
     let file = task.reference.get(db, &id.path)?;
-    file_index(db, file)
+    file_definitions(db, file)
         .definitions
         .iter()
         .find(|d| d.name == id.name && d.name_span.start.line + 1 == id.line)

@@ -3,12 +3,12 @@
 
 use crate::newdefs::ChangedFile;
 use crate::{Entity, Identifier};
-use hintlens_db::{Db, SourceFile, file_index, module_name, qualified_name};
+use hintlens_db::{Db, SourceFile, file_definitions, module_name, qualified_name};
 use hintlens_syntax::{DefId, DefKind, file_definition_name};
 
 /// The identifier of one definition of `file` (at `path` in R).
 pub(crate) fn definition(db: &dyn Db, path: &str, file: SourceFile, is_new_file: bool, id: DefId) -> Identifier {
-    let index = file_index(db, file);
+    let index = file_definitions(db, file);
     let def = index.definition(id);
     let parent = match def.parent {
         Some(p) => {
@@ -78,7 +78,7 @@ pub(crate) fn new_module(
     let rooted =
         (module.path != changed.path).then(|| crate::resolve::rooted_name(resolver, language, &module.path)).flatten();
     id.qualified_name = rooted.unwrap_or_else(|| module_name(db, changed.path, changed.file));
-    let index = file_index(db, changed.file);
+    let index = file_definitions(db, changed.file);
     id.doc.clone_from(&index.doc);
     id.signature = match module.kind {
         DefKind::Package => format!("package {}", module.name),
@@ -93,7 +93,7 @@ pub(crate) fn module(db: &dyn Db, path: &str, file: SourceFile, is_new_file: boo
     let module = module_name(db, path, file);
     let mut id = Identifier::new(file_definition_name(&module), DefKind::File, Entity::Definition, path, is_new_file);
     id.qualified_name = module;
-    id.doc.clone_from(&file_index(db, file).doc);
+    id.doc.clone_from(&file_definitions(db, file).doc);
     id.line = 1;
     id
 }

@@ -4,10 +4,11 @@
 use crate::Task;
 use crate::scoping::Identities;
 use hintlens_db::{
-    Db, LanguageId, SnapshotIndex, SourceFile, file_definitions, file_directives, file_index, qualified_name,
+    Db, LanguageId, SnapshotIndex, SourceFile, file_definitions, file_directives, file_index, file_uses_on,
+    qualified_name,
 };
 use hintlens_snapshot::{ChangeSet, FileChange, FileStatus};
-use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, ModuleDefinition};
+use hintlens_syntax::{DefId, DefKind, Definition, FileIndex, Lines, ModuleDefinition};
 use std::collections::{HashMap, HashSet};
 
 /// A definition of R that B lacks, as far as the search knows: its qualified name, kind, the
@@ -23,6 +24,8 @@ pub(crate) struct ChangedFile<'t> {
     pub base: Option<(&'t str, SourceFile)>,
     /// Whether B has no file at this path.
     pub is_new_file: bool,
+    /// The lines the change adds ([`FileChange::added_lines`]), as the file's reading keeps them.
+    pub added: Lines,
     /// B as a whole, for the file's namespace siblings.
     base_snapshot: &'t SnapshotIndex,
     /// R as a whole, for the scope macros the file uses ([`Identities`]).
@@ -33,6 +36,12 @@ pub(crate) struct ChangedFile<'t> {
 }
 
 impl ChangedFile<'_> {
+    /// What a selection reads of the file at R: every definition, and the uses on the lines
+    /// the change adds ([`file_uses_on`]); not the bodies the change leaves alone.
+    pub fn index<'db>(&self, db: &'db dyn Db) -> &'db FileIndex {
+        file_uses_on(db, self.file, &self.added)
+    }
+
     /// The (qualified name, kind) of the definitions B had where this file's definitions are
     /// compared — in its counterpart, and in the other files of B in the same directory and the
     /// same namespace ([`hintlens_syntax::Frontend::namespace`]: a Go package, a Java package),
@@ -51,7 +60,7 @@ impl ChangedFile<'_> {
     /// the counterpart's definitions all, the siblings' only where a wanted definition is
     /// missing from the counterpart.
     pub fn at_base_for(&self, db: &dyn Db, wanted: impl Fn(DefId) -> bool) -> HashSet<(String, DefKind)> {
-        let index = file_index(db, self.file);
+        let index = self.index(db);
         // The types enclosing a wanted definition are wanted too: whether B had them decides
         // whether a member can be one a renamed type kept.
         let mut wanted: Vec<bool> = (0..index.definitions.len()).map(|i| wanted(i as DefId)).collect();
@@ -161,7 +170,7 @@ impl ChangedFile<'_> {
         missing: &[Missing<'_>],
         at_base: &mut HashSet<(String, DefKind)>,
     ) {
-        let index = file_index(db, self.file);
+        let index = self.index(db);
         let lacks = |t: DefId| {
             let d = index.definition(t);
             !at_base.contains(&(qualified_name(db, self.path, self.file, &d.local_name), d.kind))
@@ -195,7 +204,7 @@ impl ChangedFile<'_> {
     /// same simple name (a move), then the first by path; as its file at B and its local name.
     /// Only files whose words name more than half of `t`'s members' names are parsed.
     fn renamed_from(&self, db: &dyn Db, t: DefId) -> Option<(SourceFile, String)> {
-        let index = file_index(db, self.file);
+        let index = self.index(db);
         let td = index.definition(t);
         let ours = members_of(index, &td.local_name);
         if ours.is_empty() {
@@ -211,7 +220,7 @@ impl ChangedFile<'_> {
                 files.filter_map(|(path, _)| Some((path.as_str(), self.reference_snapshot.get(db, path)?))).collect()
             });
             reference.iter().any(|&(path, r)| {
-                file_index(db, r).definitions.iter().any(|x| {
+                file_definitions(db, r).definitions.iter().any(|x| {
                     x.name == e.name && x.kind == e.kind && qualified_name(db, path, r, &x.local_name) == qualified
                 })
             })
@@ -280,7 +289,7 @@ impl ChangedFile<'_> {
         if missing.is_empty() || (!spelled(self.file) && !read.iter().any(|&(_, b)| spelled(b))) {
             return;
         }
-        let index = file_index(db, self.file);
+        let index = self.index(db);
         let reference = self.identities(db);
         let mut bases: Vec<Option<Identities<'_>>> = read.iter().map(|_| None).collect();
         for (qualified, kind, _, id) in missing {
@@ -319,7 +328,7 @@ impl ChangedFile<'_> {
         reference: &Identities<'_>,
         identities: &mut HashMap<DefId, String>,
     ) -> bool {
-        let index = file_index(db, self.file);
+        let index = self.index(db);
         for (_, _, _, id) in missing {
             identities.entry(*id).or_insert_with(|| reference.of(index.definition(*id)));
         }
@@ -341,7 +350,7 @@ impl ChangedFile<'_> {
 
     /// The namespace the file has in R ([`hintlens_syntax::Frontend::namespace`]).
     fn namespace(&self, db: &dyn Db) -> Option<String> {
-        db.frontend(self.file.language(db)).namespace(self.path, file_index(db, self.file))
+        db.frontend(self.file.language(db)).namespace(self.path, self.index(db))
     }
 
     /// The files of B beside this one (its directory, or anywhere where the language's
@@ -417,6 +426,7 @@ pub(crate) fn changed_files<'t>(db: &dyn Db, task: &Task<'t>, changes: &'t Chang
                 file,
                 base,
                 is_new_file,
+                added: Lines::new(change.added_lines.iter().copied()),
                 base_snapshot: task.base,
                 reference_snapshot: task.reference,
                 changes,
@@ -434,7 +444,7 @@ pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>
         return None;
     }
     let language = changed.file.language(db);
-    let index = file_index(db, changed.file);
+    let index = changed.index(db);
     let frontend = db.frontend(language);
     // A manifest (Go's `go.mod`) is no module of its own.
     if frontend.is_manifest(changed.path) {
@@ -462,7 +472,7 @@ pub(crate) fn new_module(db: &dyn Db, task: &Task<'_>, changed: &ChangedFile<'_>
 /// treat them apart.
 pub(crate) fn new_definitions(db: &dyn Db, changed: &ChangedFile<'_>) -> Vec<DefId> {
     let at_base = changed.at_base(db);
-    let index = file_index(db, changed.file);
+    let index = changed.index(db);
     index
         .definitions
         .iter()

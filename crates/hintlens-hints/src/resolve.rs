@@ -9,7 +9,7 @@
 //! are read.
 
 use hintlens_db::{
-    Db, LanguageId, SnapshotIndex, SourceFile, file_directives, file_index, module_name, path_module_name,
+    Db, LanguageId, SnapshotIndex, SourceFile, file_definitions, file_directives, module_name, path_module_name,
 };
 use hintlens_syntax::{FileIndex, Frontend, Import, ModuleRoot};
 use std::cell::{OnceCell, RefCell};
@@ -61,7 +61,7 @@ impl<'a> Using<'a> {
     pub fn new(db: &'a dyn Db, path: &'a str, file: SourceFile) -> Using<'a> {
         Using {
             path,
-            index: file_index(db, file),
+            index: file_definitions(db, file),
             module: module_name(db, path, file),
             frontend: db.frontend(file.language(db)),
             language: file.language(db),
@@ -328,7 +328,7 @@ impl<'a> Resolver<'a> {
             let defines = files
                 .iter()
                 .filter(|(path, _)| self.reference.may_name(self.db, path, member))
-                .any(|&(_, file)| file_index(self.db, file).definitions.iter().any(|d| is_top_level(d, member)));
+                .any(|&(_, file)| file_definitions(self.db, file).definitions.iter().any(|d| is_top_level(d, member)));
             return if !defines {
                 Reach::Unknown
             } else if rest.is_empty() {
@@ -474,7 +474,7 @@ fn module_roots(db: &dyn Db, snapshot: &SnapshotIndex) -> Vec<Root> {
         }
         let Some(file) = snapshot.get(db, path) else { continue };
         let manifest_dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        for mut root in file_index(db, file).roots.iter().cloned() {
+        for mut root in file_definitions(db, file).roots.iter().cloned() {
             root.dir = ModuleRoot::join(manifest_dir, &root.dir);
             roots.push(Root { language, root, conventional: false });
         }

@@ -28,6 +28,69 @@ pub struct Position {
     pub column: u32,
 }
 
+/// A set of zero-based line numbers, sorted: the lines whose uses an outline keeps
+/// ([`Frontend::outline_reusing`]), a changed file's added lines. Cheap to clone, hash and
+/// compare with its clones, so that it can key a query asked for each definition of a file
+/// (a new file's lines are all of them).
+#[derive(Debug, Clone)]
+pub struct Lines {
+    lines: std::sync::Arc<[u32]>,
+    hash: u64,
+}
+
+impl PartialEq for Lines {
+    fn eq(&self, other: &Lines) -> bool {
+        std::sync::Arc::ptr_eq(&self.lines, &other.lines) || (self.hash == other.hash && self.lines == other.lines)
+    }
+}
+
+impl Eq for Lines {}
+
+impl Default for Lines {
+    fn default() -> Lines {
+        Lines::new([])
+    }
+}
+
+impl std::hash::Hash for Lines {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl Lines {
+    /// No line: an outline keeping none holds only what every outline holds.
+    pub fn none() -> Lines {
+        Lines::new([])
+    }
+
+    pub fn new(lines: impl IntoIterator<Item = u32>) -> Lines {
+        let mut lines: Vec<u32> = lines.into_iter().collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let bytes: Vec<u8> = lines.iter().flat_map(|l| l.to_le_bytes()).collect();
+        Lines { hash: name_hash(&bytes), lines: lines.into() }
+    }
+
+    pub fn contains(&self, line: u32) -> bool {
+        self.lines.binary_search(&line).is_ok()
+    }
+
+    /// Whether a line from `first` to `last` (both included) is in the set.
+    pub fn any_within(&self, first: u32, last: u32) -> bool {
+        let at = self.lines.partition_point(|&l| l < first);
+        self.lines.get(at).is_some_and(|&l| l <= last)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.lines.iter().copied()
+    }
+}
+
 /// A half-open byte range with its start and end positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Span {
@@ -546,7 +609,23 @@ impl FileIndex {
     /// What of this index the file's outline ([`Frontend::outline_reusing`]) holds as it is:
     /// all but its uses, strings and head types, which are left empty here.
     pub fn outlined(&self) -> FileIndex {
-        FileIndex { uses: Vec::new(), strings: Vec::new(), head_types: Vec::new(), ..self.clone() }
+        self.kept(&Lines::none())
+    }
+
+    /// What of this index an outline keeping `lines` holds as it is: all but its uses, strings
+    /// and head types, of which only those starting on `lines` are left (the head types
+    /// renumbered with their uses).
+    pub fn kept(&self, lines: &Lines) -> FileIndex {
+        let mut head_types = Vec::new();
+        let mut uses = Vec::new();
+        for (i, u) in self.uses.iter().enumerate().filter(|(_, u)| lines.contains(u.span.start.line)) {
+            if let Some(t) = self.head_type(i) {
+                head_types.push((uses.len() as u32, t.to_owned()));
+            }
+            uses.push(u.clone());
+        }
+        let strings = self.strings.iter().filter(|s| lines.contains(s.span.start.line)).cloned().collect();
+        FileIndex { uses, strings, head_types, ..self.clone() }
     }
 
     /// The type the file states for the head of its use at `index` ([`FileIndex::head_types`]).
@@ -742,20 +821,33 @@ pub trait Frontend: Send + Sync + 'static {
 
     /// An outline of `text`: [`Frontend::extract_reusing`]'s index with every definition,
     /// import, scope mark and macro, inline scope, test region, root, package, doc and error
-    /// the same, but perhaps fewer uses, strings and head types (those of function bodies that
-    /// define nothing). What reads a file of a base only for its definitions (whether a
-    /// definition is new) asks for this. [`Frontend::module_name`], [`Frontend::qualified_name`]
-    /// and [`Frontend::namespace`] read nothing an outline leaves out. A manifest's is its index.
-    fn outline_reusing(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>) {
+    /// the same, and the same uses, strings and head types on the `kept` lines
+    /// ([`FileIndex::kept`]), but perhaps fewer elsewhere (those of function bodies that define
+    /// nothing and hold no kept line). What reads a file of a base only for its definitions
+    /// (whether a definition is new) asks for this keeping no line; what reads a changed file
+    /// for its definitions and the uses its change adds, keeping the added lines.
+    /// [`Frontend::module_name`], [`Frontend::qualified_name`] and [`Frontend::namespace`] read
+    /// nothing an outline leaves out. A manifest's is its index.
+    fn outline_reusing(
+        &self,
+        text: &[u8],
+        earlier: Option<reuse::Earlier>,
+        kept: &Lines,
+    ) -> (FileIndex, Option<reuse::Parse>) {
         match self.manifest_roots(text) {
             Some(_) => self.extract_reusing(text, earlier),
-            None => self.outline_source(text, earlier),
+            None => self.outline_source(text, earlier, kept),
         }
     }
 
     /// [`Frontend::outline_reusing`] of a text that is no manifest; by default its index
     /// ([`Frontend::extract_source`]).
-    fn outline_source(&self, text: &[u8], earlier: Option<reuse::Earlier>) -> (FileIndex, Option<reuse::Parse>) {
+    fn outline_source(
+        &self,
+        text: &[u8],
+        earlier: Option<reuse::Earlier>,
+        _kept: &Lines,
+    ) -> (FileIndex, Option<reuse::Parse>) {
         self.extract_source(text, earlier)
     }
 
@@ -1212,6 +1304,20 @@ pub fn flatten_whitespace(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set of lines is its lines, however they were given; it finds a line within a range.
+    #[test]
+    fn lines_are_a_set_that_answers_ranges() {
+        assert_eq!(Lines::new([7, 3, 3]), Lines::new([3, 7]));
+        assert_eq!(Lines::none(), Lines::new([]));
+        assert_ne!(Lines::new([3]), Lines::new([4]));
+        let lines = Lines::new([3, 7]);
+        assert!(lines.contains(7) && !lines.contains(5));
+        assert!(lines.any_within(4, 7) && lines.any_within(3, 3) && !lines.any_within(4, 6) && !lines.any_within(8, 9));
+        let state = std::collections::hash_map::RandomState::new();
+        let hash = |l: Lines| std::hash::BuildHasher::hash_one(&state, l);
+        assert_eq!(hash(Lines::new([7, 3])), hash(lines), "equal sets hash alike");
+    }
 
     /// Word sets keep only the low 32 bits of a name's hash, so those must collide no more
     /// than chance: for 200,000 names, about 5 pairs. Families of names that differ in one

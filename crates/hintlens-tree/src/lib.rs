@@ -272,8 +272,9 @@ macro_rules! frontend {
             &self,
             text: &[u8],
             earlier: Option<$crate::reexport::Earlier>,
+            kept: &$crate::reexport::Lines,
         ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
-            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree| $outline(text, tree))
+            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree| $outline(text, tree, kept))
         }
     };
 }
@@ -316,7 +317,7 @@ macro_rules! package_names {
 #[doc(hidden)]
 pub mod reexport {
     pub use hintlens_syntax::reuse::{Earlier, Parse};
-    pub use hintlens_syntax::{FileIndex, LanguageSpec};
+    pub use hintlens_syntax::{FileIndex, LanguageSpec, Lines};
 }
 
 /// What a frontend's `bare_parse` is: [`parse`] and nothing else, returning a number derived

@@ -394,3 +394,42 @@ fn definitions_come_from_the_outline_unless_the_index_was_read() {
     hintlens_db::file_definitions(&db, python);
     assert_eq!(taken(), ["file_index"], "a language without an outline is indexed");
 }
+
+/// A changed file read for the uses its change adds ([`hintlens_db::file_uses_on`]) is walked
+/// once, as an outline that keeps those lines: the bodies holding them are read, the others
+/// are not, and its definitions are that outline's.
+#[test]
+fn a_changed_file_is_read_for_the_uses_of_its_added_lines() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = log.clone();
+    let db = Database::with_events(
+        vec![Box::new(hintlens_c::Cpp)],
+        Some(Box::new(move |event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                let key = format!("{database_key:?}");
+                if let Some(query) = ["file_index", "file_outline"].into_iter().find(|q| key.starts_with(q)) {
+                    sink.lock().unwrap().push(query);
+                }
+            }
+        })),
+    );
+    let text = "int twice(int x) {\n  return helper(x);\n}\nint thrice(int x) {\n  return other(x);\n}\n";
+    let files = db.snapshot_on_demand(&snapshot(&[("a.cpp", text)]), Box::new(NoBlobs));
+    let file = files.get(&db, "a.cpp").unwrap();
+    let taken = || std::mem::take(&mut *log.lock().unwrap());
+    let added = hintlens_syntax::Lines::new([4]);
+
+    let read = hintlens_db::file_uses_on(&db, file, &added);
+    assert_eq!(taken(), ["file_outline"]);
+    let names: Vec<&str> = read.uses.iter().map(|u| u.name.as_str()).collect();
+    assert!(names.contains(&"other") && !names.contains(&"helper"), "the added line's body alone: {names:?}");
+    let definitions = hintlens_db::file_definitions(&db, file);
+    assert!(taken().is_empty(), "its definitions are the outline read");
+    assert!(std::ptr::eq(definitions, read));
+
+    let index = hintlens_db::file_index(&db, file);
+    assert_eq!(read.kept(&added), index.kept(&added), "the added line's uses, as the index has them");
+    taken();
+    hintlens_db::file_uses_on(&db, file, &hintlens_syntax::Lines::new([1]));
+    assert!(taken().is_empty(), "once indexed, the index answers for any lines");
+}
