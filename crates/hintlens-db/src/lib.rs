@@ -653,6 +653,13 @@ impl Database {
         hintlens_snapshot::TestPaths::new(self.test_patterns()).expect("the frontends' test patterns are valid")
     }
 
+    /// Has `file` read whole whenever it is read: [`file_uses_on`] and [`file_definitions`]
+    /// answer from its [`file_index`]. For an input whose text is set on every edit (the
+    /// editor's), whose outlines, one for each edit's added lines, would each be kept.
+    pub fn read_whole(&self, file: SourceFile) {
+        self.note_read(file, Read::Index);
+    }
+
     /// The input for a blob of known id, created on first sight; `load` runs only then.
     pub fn intern_file<E>(
         &self,

@@ -105,6 +105,7 @@ impl Tree {
                     None if base_id == Some(id) => return false,
                     _ => {
                         let input = SourceFile::new(&*db, text, language);
+                        db.read_whole(input);
                         self.overlay.insert(path.to_owned(), Some(TreeFile { input, id, shared: false }));
                         self.reindex();
                         // A new input is no write either: cancel what runs on the old state.

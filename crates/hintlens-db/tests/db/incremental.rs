@@ -432,4 +432,12 @@ fn a_changed_file_is_read_for_the_uses_of_its_added_lines() {
     taken();
     hintlens_db::file_uses_on(&db, file, &hintlens_syntax::Lines::new([1]));
     assert!(taken().is_empty(), "once indexed, the index answers for any lines");
+
+    // An input whose text each edit sets is read whole: an outline for each edit's added lines
+    // would each be kept.
+    let edited = hintlens_db::SourceFile::new(&db, Arc::from(text.as_bytes()), file.language(&db));
+    db.read_whole(edited);
+    hintlens_db::file_uses_on(&db, edited, &added);
+    hintlens_db::file_definitions(&db, edited);
+    assert_eq!(taken(), ["file_index"]);
 }
