@@ -1,7 +1,8 @@
 //! A frontend's outline (`Frontend::outline_reusing`) holds everything its index holds but uses
-//! and strings, and those too on the lines it keeps: checked on every file of every scenario and under seeded random line edits
-//! (which leave braces unbalanced and blocks torn), fresh and parsed from an earlier tree, in
-//! every language that has one.
+//! and strings, and those too on the lines it keeps: checked on every file of every scenario and
+//! under seeded random line edits (which leave braces unbalanced and blocks torn), keeping no
+//! line, a stretch of lines or a few lines apart, fresh and parsed from an earlier tree, in every
+//! language that has one.
 
 use crate::reuse::{mutate, scenario_sources};
 use hintlens_syntax::reuse::{Earlier, text_edits};
