@@ -116,18 +116,18 @@ fn collect<'a>(
     let mut usings: Vec<Using<'a>> = Vec::new();
     let mut sites: HashMap<Cow<'a, str>, Vec<UseSite<'a>>> = HashMap::new();
     for changed in changed_files(db, task, using) {
-        let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
+        let added = &changed.added;
         if added.is_empty() {
             continue;
         }
         let index = changed.index(db);
         let at = usings.len();
-        for (i, u) in index.uses.iter().enumerate().filter(|(_, u)| added.contains(&u.span.start.line)) {
+        for (i, u) in index.uses.iter().enumerate().filter(|(_, u)| added.contains(u.span.start.line)) {
             let site = UseSite { using: at, use_: Cow::Borrowed(u), in_string: false, head_type: index.head_type(i) };
             sites.entry(Cow::Borrowed(u.name.as_str())).or_default().push(site);
         }
         if db.frontend(changed.file.language(db)).strings_name_modules() {
-            for s in index.strings.iter().filter(|s| added.contains(&s.span.start.line)) {
+            for s in index.strings.iter().filter(|s| added.contains(s.span.start.line)) {
                 for u in string_path_uses(&s.value, s.span) {
                     let name = Cow::Owned(u.name.clone());
                     sites.entry(name).or_default().push(UseSite {
@@ -210,7 +210,7 @@ fn collect<'a>(
 
 /// A definition of R with no counterpart of the same qualified name and kind in its file at B,
 /// or a parameter its callable gained, or the file itself when the change adds it.
-struct NewDef {
+struct NewDef<'db> {
     /// `None` for the file itself (a new module).
     id: Option<DefId>,
     name: String,
@@ -221,6 +221,8 @@ struct NewDef {
     qualified_name: String,
     path: String,
     file: SourceFile,
+    /// What is read of the file ([`ChangedFile::index`]), which `id` is of.
+    index: &'db FileIndex,
     /// What a keyword naming this definition is passed to, by simple and qualified name: a
     /// parameter's callable (a constructor's class), a constructor-keyword field's type, a Java
     /// annotation element's annotation type. Empty when no keyword names it.
@@ -237,13 +239,13 @@ struct NewDef {
 /// Only definitions some site may name ([`may_name`]) are looked at: the others cannot be
 /// selected, and their facts (whether B had them, keyword takers, moved-from siblings) would
 /// cost reads for nothing. When none is left, B's counterpart is not even parsed.
-fn new_definitions<'a>(
-    db: &dyn Db,
+fn new_definitions<'a, 'db>(
+    db: &'db dyn Db,
     task: &Task<'_>,
     changed: &ChangedFile<'_>,
     direction: Direction,
     sites: &HashMap<Cow<'a, str>, Vec<UseSite<'a>>>,
-) -> Vec<NewDef> {
+) -> Vec<NewDef<'db>> {
     let (path, file) = (changed.path, changed.file);
     let index = changed.index(db);
     let frontend = db.frontend(file.language(db));
@@ -326,6 +328,7 @@ fn new_definitions<'a>(
             qualified_name,
             path: path.to_owned(),
             file,
+            index,
             keyword_owners,
             takers_of,
         });
@@ -342,12 +345,20 @@ fn new_definitions<'a>(
                 qualified_name: module_name(db, path, file),
                 path: path.to_owned(),
                 file,
+                index,
                 keyword_owners: Vec::new(),
                 takers_of: None,
             },
         );
     }
     out
+}
+
+impl NewDef<'_> {
+    /// The definition itself; `None` for a new module.
+    fn definition(&self) -> Option<&Definition> {
+        self.id.map(|id| self.index.definition(id))
+    }
 }
 
 /// What a keyword naming `d` is passed to: a parameter's callable (a constructor's class), a
@@ -453,7 +464,7 @@ type HeldTypes = Vec<String>;
 
 impl Matcher<'_, '_> {
     /// The rule by which `site` can refer to `def`, and how firmly; `None` when it cannot.
-    fn admit(&self, site: &UseSite<'_>, def: &NewDef) -> Option<(Rule, Resolution)> {
+    fn admit(&self, site: &UseSite<'_>, def: &NewDef<'_>) -> Option<(Rule, Resolution)> {
         let u = &*site.use_;
         let using = &self.usings[site.using];
         let target = Target { qualified_name: &def.qualified_name };
@@ -465,9 +476,7 @@ impl Matcher<'_, '_> {
             return None;
         }
         // A `static` function or a name of an anonymous namespace: its own file's alone.
-        if using.path != def.path
-            && def.id.is_some_and(|id| file_definitions(self.db, def.file).definition(id).file_local)
-        {
+        if using.path != def.path && def.definition().is_some_and(|d| d.file_local) {
             return None;
         }
         if site.in_string {
@@ -524,8 +533,7 @@ impl Matcher<'_, '_> {
                     through_import(self.resolver.through_import(using, import, &[], &target))
                 }
                 (None, Binding::Free) => {
-                    let member =
-                        def.id.is_some_and(|id| file_definitions(self.db, def.file).definition(id).parent.is_some());
+                    let member = def.definition().is_some_and(|d| d.parent.is_some());
                     if member && !using.frontend.bare_names_reach_members() {
                         return None;
                     }
@@ -614,7 +622,7 @@ impl Matcher<'_, '_> {
     /// composer `src/Http/Client.php` for `App\Http\Client`): the file is used as a `require`
     /// of it would be. The name is taken as written, and inside the using file's namespace
     /// (PHP's `Client` in `namespace App\Http`), or through the import that binds its head.
-    fn autoload(&self, using: &Using<'_>, site: &UseSite<'_>, def: &NewDef) -> Option<(Rule, Resolution)> {
+    fn autoload(&self, using: &Using<'_>, site: &UseSite<'_>, def: &NewDef<'_>) -> Option<(Rule, Resolution)> {
         let u = &*site.use_;
         let constant = matches!(
             u.kind,
@@ -674,7 +682,7 @@ impl Matcher<'_, '_> {
     /// A use through a value whose type is unknown (`obj.name`, `make().name`, Java's implicit
     /// `this`): it reaches `def` by name when `def` is a member of a type, and never a module's
     /// own definition (function, class, variable), which no value carries.
-    fn member(&self, def: &NewDef) -> Option<(Rule, Resolution)> {
+    fn member(&self, def: &NewDef<'_>) -> Option<(Rule, Resolution)> {
         self.is_member(def).then_some((Rule::Member, Resolution::Name))
     }
 
@@ -682,9 +690,9 @@ impl Matcher<'_, '_> {
     /// or anything a type holds (a class attribute, a nested class, an associated function), or
     /// a member whose type another file declares (Go's methods, Rust's `impl` of a foreign type);
     /// or a hook the language's ecosystem calls as a member ([`Frontend::is_hook`]).
-    fn is_member(&self, def: &NewDef) -> bool {
+    fn is_member(&self, def: &NewDef<'_>) -> bool {
         let Some(id) = def.id else { return false };
-        let index = file_definitions(self.db, def.file);
+        let index = def.index;
         let d = index.definition(id);
         if self.db.frontend(def.file.language(self.db)).is_hook(index, id) {
             return true;
@@ -709,7 +717,7 @@ impl Matcher<'_, '_> {
         using: &Using<'_>,
         name: &str,
         after: &[&str],
-        def: &NewDef,
+        def: &NewDef<'_>,
         target: &Target<'_>,
     ) -> Option<(Rule, Resolution)> {
         if self.resolver.through_wildcards(using, name, after, target) == Some(Reach::Resolved) {
@@ -722,8 +730,7 @@ impl Matcher<'_, '_> {
         if using.frontend.seen_only_through_imports(def.kind) {
             return None;
         }
-        let def_index = file_definitions(self.db, def.file);
-        let def_namespace = self.db.frontend(def.file.language(self.db)).namespace(&def.path, def_index);
+        let def_namespace = self.db.frontend(def.file.language(self.db)).namespace(&def.path, def.index);
         let same = def_namespace.is_some() && using.frontend.namespace(using.path, using.index) == def_namespace;
         // PHP's `str_title()` in `namespace App\Tests` is the global `str_title` when the
         // using namespace defines none.
@@ -779,7 +786,7 @@ impl Matcher<'_, '_> {
 
     /// A keyword argument (`f(k=…)`, `Options{K: …}`, `<C k={…}>`): it names `def` only if
     /// `def` takes keywords and the call names what takes it.
-    fn keyword(&self, using: &Using<'_>, u: &Use, def: &NewDef) -> Option<(Rule, Resolution)> {
+    fn keyword(&self, using: &Using<'_>, u: &Use, def: &NewDef<'_>) -> Option<(Rule, Resolution)> {
         // No callee spelled as names (`make()(k=1)`, an object literal's key): by name.
         let Some(callee) = &u.qualifier else { return Some((Rule::KeywordByName, Resolution::Name)) };
         let direct = def
@@ -806,7 +813,7 @@ impl Matcher<'_, '_> {
         &self,
         using: &Using<'_>,
         u: &Use,
-        def: &NewDef,
+        def: &NewDef<'_>,
         callee: &str,
         (owner, owner_qualified): (&str, &str),
     ) -> Option<(Rule, Resolution)> {

@@ -4,7 +4,7 @@
 use crate::newdefs::changed_files;
 use crate::{Evidence, Identifier, Task};
 use hintlens_db::Db;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Uses on the lines the test change adds, by simple name.
 pub(crate) struct TestUses {
@@ -15,8 +15,7 @@ impl TestUses {
     pub fn of(db: &dyn Db, task: &Task<'_>) -> TestUses {
         let mut by_name: HashMap<String, Vec<Evidence>> = HashMap::new();
         for changed in changed_files(db, task, task.test) {
-            let added: HashSet<u32> = changed.change.added_lines.iter().copied().collect();
-            for u in changed.index(db).uses.iter().filter(|u| added.contains(&u.span.start.line)) {
+            for u in changed.index(db).uses.iter().filter(|u| changed.added.contains(u.span.start.line)) {
                 by_name.entry(u.name.clone()).or_default().push(Evidence {
                     path: changed.path.to_owned(),
                     line: u.span.start.line + 1,

@@ -350,14 +350,12 @@ diff --git a/README.md b/README.md
     assert_eq!(paths(&other), paths(&base_index));
 }
 
-/// A file read for its definitions alone is walked for its outline, not its index, unless its
-/// index has been read already: then that index answers, and the file is walked once.
-#[test]
-fn definitions_come_from_the_outline_unless_the_index_was_read() {
+/// A database over `frontends` that logs each run of `file_index` and `file_outline`.
+fn logging_reads(frontends: Vec<Box<dyn hintlens_syntax::Frontend>>) -> (Database, Arc<Mutex<Vec<&'static str>>>) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
     let db = Database::with_events(
-        vec![Box::new(hintlens_c::Cpp), Box::new(hintlens_python::Python)],
+        frontends,
         Some(Box::new(move |event| {
             if let salsa::EventKind::WillExecute { database_key } = event.kind {
                 let key = format!("{database_key:?}");
@@ -367,6 +365,14 @@ fn definitions_come_from_the_outline_unless_the_index_was_read() {
             }
         })),
     );
+    (db, log)
+}
+
+/// A file read for its definitions alone is walked for its outline, not its index, unless its
+/// index has been read already: then that index answers, and the file is walked once.
+#[test]
+fn definitions_come_from_the_outline_unless_the_index_was_read() {
+    let (db, log) = logging_reads(vec![Box::new(hintlens_c::Cpp), Box::new(hintlens_python::Python)]);
     let body = "int twice(int x) {\n  int y = x + x;\n  return y;\n}\n";
     let files = snapshot(&[
         ("base.cpp", &format!("{body}int twice_base(int x) {{ return twice(x); }}\n")),
@@ -400,19 +406,7 @@ fn definitions_come_from_the_outline_unless_the_index_was_read() {
 /// are not, and its definitions are that outline's.
 #[test]
 fn a_changed_file_is_read_for_the_uses_of_its_added_lines() {
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = log.clone();
-    let db = Database::with_events(
-        vec![Box::new(hintlens_c::Cpp)],
-        Some(Box::new(move |event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                let key = format!("{database_key:?}");
-                if let Some(query) = ["file_index", "file_outline"].into_iter().find(|q| key.starts_with(q)) {
-                    sink.lock().unwrap().push(query);
-                }
-            }
-        })),
-    );
+    let (db, log) = logging_reads(vec![Box::new(hintlens_c::Cpp)]);
     let text = "int twice(int x) {\n  return helper(x);\n}\nint thrice(int x) {\n  return other(x);\n}\n";
     let files = db.snapshot_on_demand(&snapshot(&[("a.cpp", text)]), Box::new(NoBlobs));
     let file = files.get(&db, "a.cpp").unwrap();
