@@ -6,9 +6,12 @@
 //! function definitions); tree-sitter, which cannot expand it, reads the name as a type or a
 //! call and the declaration after it as its declarator, or breaks the class around it. The
 //! grammar reads these lines as blank ([`READING`]); the walk reads them as uses of the macro
-//! ([`stray_lines`]). So are macro names at the start of a line before a keyword that starts a
-//! declaration, where the grammar cannot read them (`FMT_NORETURN FMT_API void assert_fail(…);`,
-//! `FMT_EXPORT template <…>`).
+//! ([`stray_lines`]). So are macro names among a declaration's specifiers, where the grammar
+//! would read them as a type and the keyword or type after them as a second one
+//! (`FMT_NORETURN FMT_API void assert_fail(…);`, `FMT_EXPORT template <…>`,
+//! `FMT_CONSTEXPR20 inline auto f()`, `static FMT_CONSTEXPR20 void grow(…)`): an error that
+//! tree-sitter re-reads on every incremental parse, and that, in a class, can lose the class's
+//! end with the rest of the file ([`macro_prefix`]).
 //!
 //! A macro's name is spelled in capitals, digits and `_`, at least three characters long with a
 //! capital among them. Such a line is a stray macro only when the line before it does not go
@@ -316,7 +319,7 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
             let alone = follows(next, shape) || (shape == Shape::Name && closes_before_directive(trim(before), next));
             alone.then_some((from, to))
         } else {
-            macro_prefix(line)
+            macro_prefix(line, &text[start..])
         };
         if let Some((from, to)) = stray {
             out.push(StrayLine { range: start + from..start + to, line: n });
@@ -447,47 +450,111 @@ fn arguments(inside: &[u8]) -> Vec<&[u8]> {
 /// Keywords a declaration starts with, which an attribute-like macro may stand before
 /// (`FMT_NORETURN FMT_API void f();`): not `const` or `volatile`, which may follow a type's
 /// macro name.
-const DECLARATION_STARTS: &[&str] = &[
-    "auto", "bool", "char", "class", "consteval", "constexpr", "constinit", "double", "enum", "explicit", "export",
-    "extern", "float", "friend", "inline", "int", "long", "namespace", "short", "signed", "static", "struct",
-    "template", "typedef", "union", "unsigned", "using", "virtual", "void",
+const DECLARATION_STARTS: &[&[u8]] = &[
+    b"auto", b"bool", b"char", b"class", b"consteval", b"constexpr", b"constinit", b"double", b"enum", b"explicit",
+    b"export", b"extern", b"float", b"friend", b"inline", b"int", b"long", b"namespace", b"short", b"signed",
+    b"static", b"struct", b"template", b"typedef", b"union", b"unsigned", b"using", b"virtual", b"void",
 ];
 
-/// Those the grammar cannot read after one name it does not know (it reads `FMT_API void f();`
-/// with the macro as a type, keeping the declaration whole).
-const AFTER_NO_NAME: &[&str] = &[
-    "class", "enum", "namespace", "struct", "template", "typedef", "union", "using",
-    // A primitive type after a name the grammar took for a type is two types
-    // (`FMT_CONSTEXPR void f();`), where `auto` is read as a specifier.
-    "void", "bool", "char", "int", "long", "short", "signed", "unsigned", "float", "double",
-];
-
-/// Where macro names stand at the start of `line` before a keyword that starts a declaration,
-/// where the grammar cannot read them: two or more (`FMT_NORETURN FMT_API void f();`), or one
-/// before a keyword that cannot follow a type (`FMT_EXPORT template <…>`, `FMT_API class c`).
-/// A single name before a type (`FMT_CONSTEXPR auto f()`) is left to the grammar, and stays in
-/// the declaration's signature.
-fn macro_prefix(line: &[u8]) -> Option<(usize, usize)> {
-    let from = line.iter().position(|b| !matches!(b, b' ' | b'\t'))?;
-    let mut at = from;
-    let mut names = 0;
-    loop {
-        let word = line[at..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
-        let after = skip_blanks(line, at + word);
-        let spelled = &line[at..at + word];
-        if word == 0 {
+/// Where macro names stand at the start of `line` in a declaration's specifiers, where the
+/// grammar cannot read them: before a keyword that starts a declaration
+/// (`FMT_NORETURN FMT_API void f();`, `FMT_EXPORT template <…>`, `FMT_CONSTEXPR20 inline auto
+/// f()`), before a destructor's `~`, one before a type and a declarator's name
+/// (`FMT_NO_UNIQUE_ADDRESS Allocator alloc_;`), or one after the specifier keywords starting the
+/// line (`static FMT_CONSTEXPR20 void grow(…)`, `constexpr FMT_INLINE_VARIABLE uint32_t x`).
+/// Read as a type, such a name makes the keyword or type after it a second type: an error the
+/// parse re-reads on every edit, and where it breaks a class, the class's end is lost with the
+/// rest of the file. A macro spelled like a type stays one where a type may stand
+/// (`MY_TYPE const x`, `BOOL WINAPI DllMain(void)`, `static FILE* f;`).
+fn macro_prefix(line: &[u8], text: &[u8]) -> Option<(usize, usize)> {
+    let mut at = line.iter().position(|b| !matches!(b, b' ' | b'\t'))?;
+    // The specifier keywords that may stand before such a name.
+    while let Some(word) = word_at(line, at)
+        && SPECIFIERS.contains(&word)
+    {
+        let after = skip_blanks(line, at + word.len());
+        if after == at + word.len() {
             return None;
         }
-        if DECLARATION_STARTS.iter().any(|k| k.as_bytes() == spelled) {
-            let unreadable = names >= 2 || (names == 1 && AFTER_NO_NAME.iter().any(|k| k.as_bytes() == spelled));
-            return unreadable.then(|| (from, trim_end(line, at)));
+        at = after;
+    }
+    let from = at;
+    let mut names = 0;
+    loop {
+        let Some(spelled) = word_at(line, at) else {
+            return (names >= 1 && line.get(at) == Some(&b'~')).then(|| (from, trim_end(line, at)));
+        };
+        if DECLARATION_STARTS.contains(&spelled) {
+            return (names >= 1).then(|| (from, trim_end(line, at)));
         }
-        if !is_macro_name(spelled) || after == at + word {
+        if !is_macro_name(spelled) {
+            let qualifies = type_and_name(&line[at..]) || initializes(text, at, spelled);
+            return (names == 1 && qualifies).then(|| (from, trim_end(line, at)));
+        }
+        let after = skip_blanks(line, at + spelled.len());
+        if after == at + spelled.len() {
             return None;
         }
         names += 1;
         at = after;
     }
+}
+
+/// The specifier keywords a declaration may start with before an attribute-like macro.
+const SPECIFIERS: &[&[u8]] =
+    &[b"static", b"inline", b"constexpr", b"friend", b"virtual", b"explicit", b"extern", b"template"];
+
+/// Whether the name `name` at `at` in `text` (a line and those after it) is a constructor's, its
+/// parameters followed by a member initializer list (`FMT_CONSTEXPR20 basic_memory_buffer(…)
+/// noexcept : buffer<T>(grow)`), which no function with a return type has.
+fn initializes(text: &[u8], at: usize, name: &[u8]) -> bool {
+    let open = skip_blanks(text, at + name.len());
+    if text.get(open) != Some(&b'(') {
+        return false;
+    }
+    let Some(close) = closing_paren(text, open, BODY_CALL_LINES) else { return false };
+    let mut after = close + 1;
+    loop {
+        while text.get(after).is_some_and(u8::is_ascii_whitespace) {
+            after += 1;
+        }
+        match word_at(text, after) {
+            Some(word @ (b"noexcept" | b"const")) => after += word.len(),
+            _ => break,
+        }
+    }
+    text.get(after) == Some(&b':') && text.get(after + 1) != Some(&b':')
+}
+
+/// The name (letters, digits, `_`) starting at `at` in `line`, if one does.
+fn word_at(line: &[u8], at: usize) -> Option<&[u8]> {
+    let len = line[at..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    (len > 0).then(|| &line[at..at + len])
+}
+
+/// Whether `rest` starts with a type that is no keyword and no macro's name (`Allocator`,
+/// `std::string`), then a declarator's name and what follows one (`;`, `=`, `(`, `{`, `[`):
+/// the declaration a macro before it qualifies.
+fn type_and_name(rest: &[u8]) -> bool {
+    let ty = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b':')).count();
+    let spelled = &rest[..ty];
+    if ty == 0
+        || is_macro_name(spelled)
+        || rest[0].is_ascii_digit()
+        || crate::CPP_SPEC.keywords.iter().any(|k| k.as_bytes() == spelled)
+    {
+        return false;
+    }
+    let mut at = ty;
+    while rest.get(at).is_some_and(|b| matches!(b, b' ' | b'\t' | b'*' | b'&')) {
+        at += 1;
+    }
+    let Some(name) = word_at(rest, at) else { return false };
+    if name[0].is_ascii_digit() || crate::CPP_SPEC.keywords.iter().any(|k| k.as_bytes() == name) {
+        return false;
+    }
+    let after = skip_blanks(rest, at + name.len());
+    matches!(rest.get(after), Some(b';' | b'=' | b'(' | b'{' | b'['))
 }
 
 /// `at` moved back over the blanks before it.
@@ -646,6 +713,21 @@ mod tests {
             "FMT_NORETURN FMT_API void assert_fail(const char* file);\nFMT_EXPORT template <typename T> struct a;\n";
         assert_eq!(stray(prefixed), ["FMT_NORETURN FMT_API", "FMT_EXPORT"]);
         assert_eq!(stray("FMT_CONSTEXPR void for_each(Tuple&& t) {\n}\n"), ["FMT_CONSTEXPR"]);
+        // In a declaration's specifiers, where the grammar would read a second type.
+        for (text, found) in [
+            ("FMT_CONSTEXPR20 inline auto f(int n) -> int {\n}\n", "FMT_CONSTEXPR20"),
+            ("  FMT_NO_UNIQUE_ADDRESS Allocator alloc_;\n", "FMT_NO_UNIQUE_ADDRESS"),
+            ("  static FMT_CONSTEXPR20 void grow(buffer<T>& buf) {\n  }\n", "FMT_CONSTEXPR20"),
+            ("  constexpr FMT_INLINE_VARIABLE uint32_t invalid = ~uint32_t();\n", "FMT_INLINE_VARIABLE"),
+            ("  FMT_CONSTEXPR20 ~basic_memory_buffer() { deallocate(); }\n", "FMT_CONSTEXPR20"),
+            (
+                "  FMT_CONSTEXPR20 basic_memory_buffer(basic_memory_buffer&& other) noexcept\n      : buffer<T>(grow) {}\n",
+                "FMT_CONSTEXPR20",
+            ),
+            ("template FMT_API auto thousands_sep_impl<char>(locale_ref) -> char;\n", "FMT_API"),
+        ] {
+            assert_eq!(stray(text), [found], "{text:?}");
+        }
     }
 
     fn conditional(text: &str) -> Vec<&str> {
@@ -770,6 +852,11 @@ mod tests {
             "MY_TYPE const x = 1;",
             "FMT_API;",
             "BOOL WINAPI DllMain(void)",
+            "static FILE* f;",
+            "static FILE *f;",
+            "HRESULT Query(int x);",
+            "  FMT_CONSTEXPR20 basic_memory_buffer() {}",
+            "template <typename T> struct a;",
             "#define X(...) \\\n  EXPAND(__VA_ARGS__)\n\n#endif",
             "enum {\n  A,\n  B_VALUE\n  int x;",
             "enum {\n  A,\n#if X\n  B_VALUE\n#endif\n};",
