@@ -12,7 +12,7 @@ use hintlens_hints::{
 use hintlens_projection::{DescriptionProvider, Projection};
 use hintlens_snapshot::{Patch, Reference, Repository, build_reference_reading, changes_between};
 use serde_json::Value;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -615,6 +615,20 @@ fn run_groups(
             }
             // What fails here is met again, task by task, by the reads that need it.
             let _ = ctx.repository.fetch_missing(ids);
+        }
+        // The shelf of parses keeps a changed file's parse only for a later task that changes
+        // the file again.
+        if options.index == IndexMode::Demand {
+            let mut last_reads = HashMap::new();
+            for (number, (_, t)) in tasks.iter().enumerate() {
+                let patches = t.patch.as_deref().into_iter().chain([t.test_patch.as_str()]);
+                for patch in patches.filter_map(|p| Patch::parse(p.as_bytes()).ok()) {
+                    for path in patch.touched_paths() {
+                        last_reads.insert(Box::from(path), number as u32);
+                    }
+                }
+            }
+            ctx.db.plan_shelf(last_reads);
         }
         // Task numbers still running, for `forget_words_before`.
         let running = std::sync::Mutex::new(std::collections::BTreeSet::new());

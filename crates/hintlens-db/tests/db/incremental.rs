@@ -276,6 +276,41 @@ fn a_later_task_parses_another_version_of_a_path_from_the_tree_an_earlier_task_k
 }
 
 #[test]
+fn a_parse_no_version_of_its_task_claimed_is_kept_for_the_later_task_the_plan_names_and_no_other() {
+    use hintlens_db::{LanguageId, file_index};
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let batch = Database::new(vec![Box::new(Recording(log.clone()))]);
+    // `test.py` is changed by tasks 0 and 2, `once.py` by task 0 alone (task 1 reads a version of
+    // it all the same, which the plan did not foresee).
+    batch.plan_shelf([("test.py".into(), 2), ("once.py".into(), 0)].into_iter().collect());
+    let version = |tag: &str| big_file(&format!("# {tag}"), 300);
+    let python = LanguageId(0);
+    let tasks = [
+        (snapshot(&[("test.py", &version("t base")), ("once.py", &version("o1"))]), version("t0")),
+        (snapshot(&[("test.py", &version("t0")), ("once.py", &version("o2"))]), version("t1")),
+        (snapshot(&[("test.py", &version("t1"))]), version("t2")),
+    ];
+    for (task, (base, test_at_reference)) in tasks.iter().enumerate() {
+        let db = batch.for_task(task as u32);
+        let reference = snapshot(&[("test.py", test_at_reference)]);
+        let id = |s: &Snapshot| (s.get("test.py").unwrap().id, python);
+        // A test file: its base is related, never read.
+        db.relate_versions(id(base), id(&reference));
+        let at = db.snapshot_on_demand(&reference, Box::new(NoBlobs));
+        file_index(&db, at.get(&db, "test.py").unwrap());
+        if task < 2 {
+            let at_base = db.snapshot_on_demand(base, Box::new(NoBlobs));
+            file_index(&db, at_base.get(&db, "once.py").unwrap());
+        }
+    }
+    let seen: Vec<(String, bool)> = log.lock().unwrap().clone();
+    // Task 0's reference parse, which its base never claimed, starts task 1's; task 1's once.py
+    // starts from nothing, since the plan said no later task reads it after task 0.
+    let expected = [("# t0", false), ("# o1", false), ("# t1", true), ("# o2", false), ("# t2", true)];
+    assert_eq!(seen, expected.map(|(line, reused)| (line.to_owned(), reused)));
+}
+
+#[test]
 fn blob_words_are_kept_while_a_task_at_hand_holds_the_blob() {
     let (db, _) = logging_database();
     let older = snapshot(&[("a.py", "def a(): pass\n"), ("b.py", "def b(): pass\n")]);
