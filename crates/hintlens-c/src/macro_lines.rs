@@ -506,7 +506,8 @@ const SPECIFIERS: &[&[u8]] =
 
 /// Whether the name `name` at `at` in `text` (a line and those after it) is a constructor's, its
 /// parameters followed by a member initializer list (`FMT_CONSTEXPR20 basic_memory_buffer(…)
-/// noexcept : buffer<T>(grow)`), which no function with a return type has.
+/// noexcept : buffer<T>(grow)`), which no function with a return type has. The `:` is on the
+/// line of the `)` or the next, so that the decision reads no further than [`LINES_AFTER`].
 fn initializes(text: &[u8], at: usize, name: &[u8]) -> bool {
     let open = skip_blanks(text, at + name.len());
     if text.get(open) != Some(&b'(') {
@@ -514,8 +515,13 @@ fn initializes(text: &[u8], at: usize, name: &[u8]) -> bool {
     }
     let Some(close) = closing_paren(text, open, BODY_CALL_LINES) else { return false };
     let mut after = close + 1;
+    let mut newlines = 0;
     loop {
         while text.get(after).is_some_and(u8::is_ascii_whitespace) {
+            newlines += usize::from(text[after] == b'\n');
+            if newlines > 1 {
+                return false;
+            }
             after += 1;
         }
         match word_at(text, after) {
