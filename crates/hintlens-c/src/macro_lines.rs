@@ -331,6 +331,51 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
             out.push(StrayLine { range: start + from..start + to, line: n });
         }
     }
+    let calls = template_macros(text);
+    if !calls.is_empty() {
+        out.extend(calls);
+        out.sort_by_key(|stray| stray.range.start);
+    }
+    out
+}
+
+/// A macro's call standing as a template's last parameter, with the `,` before it
+/// (`template <typename T, FMT_ENABLE_IF(!is_integer<T>::value)>`): the grammar reads the call
+/// as a parameter's type and declarator, and an operator in its argument as an error that it
+/// re-reads on every parse. The call ends with `>`, after blanks on its line, which a call in an
+/// expression (`f(a, G(x)) > y`) does not; it spans at most [`BODY_CALL_LINES`] lines, after
+/// at most one line break after the `,`.
+fn template_macros(text: &[u8]) -> Vec<StrayLine> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    // The lines counted so far, up to `counted`.
+    let (mut counted, mut line) = (0, 0);
+    while let Some(found) = memchr::memchr(b',', &text[at..]) {
+        let comma = at + found;
+        at = comma + 1;
+        let mut from = comma + 1;
+        let mut newlines = 0;
+        while let Some(&b) = text.get(from).filter(|b| b.is_ascii_whitespace()) {
+            newlines += usize::from(b == b'\n');
+            from += 1;
+        }
+        if newlines > 1 || !text.get(from).is_some_and(u8::is_ascii_uppercase) {
+            continue;
+        }
+        let Some(name) = word_at(text, from) else { continue };
+        let open = skip_blanks(text, from + name.len());
+        if !is_macro_name(name) || text.get(open) != Some(&b'(') {
+            continue;
+        }
+        let Some(close) = closing_paren(text, open, BODY_CALL_LINES) else { continue };
+        if text.get(skip_blanks(text, close + 1)) != Some(&b'>') {
+            continue;
+        }
+        line += memchr::memchr_iter(b'\n', &text[counted..comma]).count();
+        counted = comma;
+        out.push(StrayLine { range: comma..close + 1, line });
+        at = close + 1;
+    }
     out
 }
 
@@ -738,6 +783,25 @@ mod tests {
 
     fn conditional(text: &str) -> Vec<&str> {
         unbalanced_conditionals(text.as_bytes(), &line_ranges(text.as_bytes())).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn a_macro_call_as_a_template_s_last_parameter_is_stray() {
+        let text = "template <typename T, FMT_ENABLE_IF(!is_integer<T>::value)>\nauto f(T) -> int;\n\
+                    template <typename OutputIt,\n          FMT_ENABLE_IF(is_back_insert<OutputIt>::value&&\n\
+                    !has_append<OutputIt>::value)>\nvoid g();\n";
+        assert_eq!(
+            stray(text),
+            [
+                ", FMT_ENABLE_IF(!is_integer<T>::value)",
+                ",\n          FMT_ENABLE_IF(is_back_insert<OutputIt>::value&&\n!has_append<OutputIt>::value)"
+            ]
+        );
+        let lines: Vec<usize> = stray_lines(text.as_bytes()).iter().map(|s| s.line).collect();
+        assert_eq!(lines, [0, 2]);
+        for text in ["x = f(a, G_X(b)) > y;", "f(a, MAKE(b));", "int a[] = {1,\n\n  MAKE(2)>3};", "t<a, b(c)> x;"] {
+            assert_eq!(stray(text), Vec::<&str>::new(), "{text:?}");
+        }
     }
 
     #[test]
