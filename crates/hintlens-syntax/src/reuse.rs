@@ -6,9 +6,8 @@
 //! differ, re-reads only those hunks. The index is the same either way
 //! ([`crate::Frontend::extract_reusing`]); only the time differs.
 
-use similar::{Algorithm, DiffOp};
+use imara_diff::{Algorithm, Diff, InternedInput, sources::byte_lines};
 use std::any::Any;
-use std::time::{Duration, Instant};
 
 /// A frontend's parse of one version of a file, opaque to everyone but that frontend (a
 /// tree-sitter frontend keeps its syntax tree here).
@@ -54,47 +53,62 @@ pub struct TextEdit {
     pub new_end: (usize, usize),
 }
 
-/// A line diff past this is cut short: the edits are then coarser (fewer, longer), which makes
-/// the next parse re-read more but never read wrong.
-const DIFF_DEADLINE: Duration = Duration::from_millis(50);
-
 /// The edits that turn `old` into `new`, one per changed run of lines.
+///
+/// The line diff is git's histogram diff, which falls back on Myers' with git's heuristics
+/// where lines repeat: any diff gives a correct parse, a coarser one only re-reads more, so
+/// what counts is that it stays near-linear on generated files whose every hunk moved (bison's
+/// `#line` directives), where a minimal Myers diff searched for tens of milliseconds.
 pub fn text_edits(old: &[u8], new: &[u8]) -> Vec<TextEdit> {
-    let old_lines: Vec<&[u8]> = old.split_inclusive(|&b| b == b'\n').collect();
-    let new_lines: Vec<&[u8]> = new.split_inclusive(|&b| b == b'\n').collect();
-    let offsets = |lines: &[&[u8]]| {
-        let mut at = Vec::with_capacity(lines.len() + 1);
+    // The lines both texts start and end with are compared as bytes, not interned: a task's
+    // two versions of a large file most often differ in a few lines.
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let prefix = memchr::memrchr(b'\n', &old[..prefix]).map_or(0, |newline| newline + 1);
+    let (old_rest, new_rest) = (&old[prefix..], &new[prefix..]);
+    let suffix = old_rest.iter().rev().zip(new_rest.iter().rev()).take_while(|(a, b)| a == b).count();
+    let suffix = memchr::memchr(b'\n', &old_rest[old_rest.len() - suffix..]).map_or(0, |newline| suffix - newline - 1);
+    let (row, edits) = (
+        memchr::memchr_iter(b'\n', &old[..prefix]).count(),
+        middle_edits(&old_rest[..old_rest.len() - suffix], &new_rest[..new_rest.len() - suffix]),
+    );
+    edits
+        .into_iter()
+        .map(|e| TextEdit {
+            start_byte: e.start_byte + prefix,
+            old_end_byte: e.old_end_byte + prefix,
+            new_end_byte: e.new_end_byte + prefix,
+            start: (e.start.0 + row, e.start.1),
+            old_end: (e.old_end.0 + row, e.old_end.1),
+            new_end: (e.new_end.0 + row, e.new_end.1),
+        })
+        .collect()
+}
+
+/// [`text_edits`] of texts that start at a line's start.
+fn middle_edits(old: &[u8], new: &[u8]) -> Vec<TextEdit> {
+    let input = InternedInput::new(byte_lines(old), byte_lines(new));
+    let diff = Diff::compute(Algorithm::Histogram, &input);
+    let offsets = |text: &[u8], lines: usize| {
+        let mut at = Vec::with_capacity(lines + 1);
         at.push(0);
-        for line in lines {
-            at.push(at.last().copied().unwrap_or(0) + line.len());
+        at.extend(memchr::memchr_iter(b'\n', text).map(|newline| newline + 1));
+        if at.len() <= lines {
+            at.push(text.len());
         }
         at
     };
-    let (old_at, new_at) = (offsets(&old_lines), offsets(&new_lines));
-    let deadline = Instant::now() + DIFF_DEADLINE;
-    // Where the diff is, in lines of both texts: its ops come in order and cover both, but the
-    // indices they carry are not always where they apply (an insertion after an equal run can
-    // carry the run's start), so only their lengths are used.
-    let (mut old_line, mut new_line) = (0, 0);
+    let old_at = offsets(old, input.before.len());
+    let new_at = offsets(new, input.after.len());
     // What the edits so far added to the text's length and line count: each edit is placed in
     // the text the ones before it left.
     let (mut bytes_added, mut rows_added) = (0isize, 0isize);
     let mut edits = Vec::new();
-    for op in similar::capture_diff_slices_deadline(Algorithm::Myers, &old_lines, &new_lines, Some(deadline)) {
-        let (old_len, new_len) = match op {
-            DiffOp::Equal { len, .. } => {
-                old_line += len;
-                new_line += len;
-                continue;
-            }
-            DiffOp::Delete { old_len, .. } => (old_len, 0),
-            DiffOp::Insert { new_len, .. } => (0, new_len),
-            DiffOp::Replace { old_len, new_len, .. } => (old_len, new_len),
-        };
-        let replaced = &old[old_at[old_line]..old_at[old_line + old_len]];
-        let replacement = &new[new_at[new_line]..new_at[new_line + new_len]];
-        let start_byte = old_at[old_line].saturating_add_signed(bytes_added);
-        let row = old_line.saturating_add_signed(rows_added);
+    for hunk in diff.hunks() {
+        let (old_lines, new_lines) = (hunk.before, hunk.after);
+        let replaced = &old[old_at[old_lines.start as usize]..old_at[old_lines.end as usize]];
+        let replacement = &new[new_at[new_lines.start as usize]..new_at[new_lines.end as usize]];
+        let start_byte = old_at[old_lines.start as usize].saturating_add_signed(bytes_added);
+        let row = (old_lines.start as usize).saturating_add_signed(rows_added);
         edits.push(TextEdit {
             start_byte,
             old_end_byte: start_byte + replaced.len(),
@@ -104,9 +118,7 @@ pub fn text_edits(old: &[u8], new: &[u8]) -> Vec<TextEdit> {
             new_end: end_point(row, replacement),
         });
         bytes_added += replacement.len() as isize - replaced.len() as isize;
-        rows_added += new_len as isize - old_len as isize;
-        old_line += old_len;
-        new_line += new_len;
+        rows_added += new_lines.len() as isize - old_lines.len() as isize;
     }
     edits
 }
@@ -142,7 +154,11 @@ mod tests {
 
     #[test]
     fn edits_turn_the_old_text_into_the_new() {
-        let cases: [(&str, &str); 9] = [
+        let cases: [(&str, &str); 13] = [
+            ("head\na\nb\ntail", "head\nb\ntail"),
+            ("same\nend", "same\nend\n"),
+            ("a\na\n", "a\n"),
+            ("one line", "one lime"),
             ("package a;\n\nclass U {}\n", "package a;\nclass U {}\nclass U {}\n\n"),
             ("def f(s):\n    return s\n", "    return s\n    return s\n"),
             ("a\nb\nc\nd\n", "b\nx\nd\na\n"),
