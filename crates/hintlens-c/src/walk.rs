@@ -7,6 +7,7 @@
 //! of member accesses are read as one (`a.b->c`). Both branches of `#if`/`#ifdef` are read:
 //! tree-sitter parses them as nodes holding declarations or statements.
 
+use crate::macro_lines::GtestHeader;
 use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::scoping;
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Lines, UseKind};
@@ -152,6 +153,7 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: Option<Lines>) -> FileIn
         doc: None,
         namespaces: HashSet::new(),
         outline,
+        gtest: crate::macro_lines::gtest_headers(src),
     };
     walk.members(root);
     walk.stray_macro_lines(root);
@@ -211,6 +213,9 @@ struct Walk<'t> {
     /// declare, so a block that is read sees every local a full walk would bind there: the
     /// blocks around it hold its lines too, and are read.
     outline: Option<Lines>,
+    /// gtest's tests the grammar read as functions ([`crate::macro_lines::gtest_headers`]), in
+    /// the text's order.
+    gtest: Vec<GtestHeader>,
 }
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
@@ -868,6 +873,9 @@ impl<'t> Walk<'t> {
     /// constructor, or a test (gtest's `TEST(Suite, Name)`).
     fn function_definition(&mut self, node: Node<'t>) {
         let g = self.g;
+        if let Ok(at) = self.gtest.binary_search_by_key(&node.start_byte(), |test| test.suite.start) {
+            return self.gtest_test(node, self.gtest[at].clone());
+        }
         if let Some(ty) = field(node, g.f_type) {
             self.ty(ty);
         }
@@ -885,6 +893,43 @@ impl<'t> Walk<'t> {
             if !gtest {
                 s.declarator_uses_of_function(declarator, declared.name);
             }
+            s.body(node);
+            s.in_body = was;
+        });
+    }
+
+    /// A gtest test the grammar read as `Suite Name() { … }`: defined as [`Walk::function_name`]
+    /// defines one the grammar reads as `TEST(Suite, Name)`, a fixture's name (not `TEST`'s
+    /// suite) a use of the fixture.
+    fn gtest_test(&mut self, node: Node<'t>, test: GtestHeader) {
+        let g = self.g;
+        let name = field(node, g.f_declarator).and_then(|d| field(d, g.f_declarator));
+        if let Some(name) = name.filter(|_| !self.in_body && !self.in_class) {
+            let src = self.b.src;
+            if &src[test.name.clone()] != b"TEST" {
+                self.with(field(node, g.f_type), |s, t| s.ty_as(t, UseKind::Base));
+            }
+            let text = |range: std::ops::Range<usize>| String::from_utf8_lossy(&src[range]).into_owned();
+            let (suite, test_name) = (text(test.suite.clone()), text(test.test.clone()));
+            let local = self.local_name(&format!("{suite}.{test_name}"), test.name.start);
+            let signature = self.b.flat_text(test.name.start, test.close + 1);
+            // The span a function from the macro's name would have.
+            let line_start = src[..test.name.start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let row = node.start_position().row
+                - memchr::memchr_iter(b'\n', &src[test.name.start..node.start_byte()]).count();
+            let end = node.end_position();
+            let span = hintlens_syntax::span(
+                test.name.start,
+                node.end_byte(),
+                (row, test.name.start - line_start),
+                (end.row, end.column),
+            );
+            let doc = self.doc.take();
+            let id = self.b.define_spelled(test_name, name, local, DefKind::Function, span, signature, None, doc);
+            self.b.index.definitions[id as usize].collected = true;
+        }
+        self.in_scope(ScopeKind::Function, |s| {
+            let was = std::mem::replace(&mut s.in_body, true);
             s.body(node);
             s.in_body = was;
         });

@@ -90,6 +90,25 @@ static int file_helper() { return fmt::v10::format_error("x").code(); }
 );
 
 check!(
+    gtest_tests_however_the_grammar_reads_their_header,
+    Cpp,
+    r#"class FormatTest : public ::testing::Test {};
+
+/// Escapes braces.
+TEST_F(FormatTest,
+       Escape) {
+  EXPECT_EQ("{", fmt::format("{{"));
+}
+
+TYPED_TEST(TypedSuite, Widths) { TypeParam c{}; }
+
+TEST(Suite, Tight){ run(); }
+
+TEST(format_test, enum) { EXPECT_EQ(fmt::format("{}", foo), "0"); }
+"#
+);
+
+check!(
     cpp_tests_are_collected,
     Cpp,
     r#"#include "gtest/gtest.h"

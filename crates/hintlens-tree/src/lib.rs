@@ -55,13 +55,18 @@ pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Opti
 #[derive(Clone, Copy)]
 pub struct Reading {
     pub blank: fn(&[u8]) -> Vec<std::ops::Range<usize>>,
+    /// Bytes the grammar reads in place of the text's, after `blank` (offset and byte, never at
+    /// a newline): with `blank`, what turns a stretch into other code of its length, decided
+    /// within the same lines (gtest's `TEST(Suite, Name) {` read as `     Suite  Name() {`).
+    pub respell: fn(&[u8]) -> Vec<(usize, u8)>,
     pub lines_before: usize,
     pub lines_after: usize,
 }
 
 impl Reading {
     /// The whole file, as every grammar but C's and C++'s reads it.
-    pub const WHOLE: Reading = Reading { blank: |_| Vec::new(), lines_before: 0, lines_after: 0 };
+    pub const WHOLE: Reading =
+        Reading { blank: |_| Vec::new(), respell: |_| Vec::new(), lines_before: 0, lines_after: 0 };
 }
 
 /// [`parse`] of what `reading` says the grammar reads of `text` ([`Reading`]).
@@ -83,7 +88,7 @@ pub fn parse_reading(
     let mut text = without_nul(text);
     let mut context = (0, 0);
     if let Some(reading) = reading {
-        let blanked = (reading.blank)(&text);
+        let (blanked, respelled) = ((reading.blank)(&text), (reading.respell)(&text));
         if !blanked.is_empty() {
             let bytes = text.to_mut();
             for range in blanked {
@@ -91,6 +96,14 @@ pub fn parse_reading(
                     if *b != b'\n' {
                         *b = b' ';
                     }
+                }
+            }
+        }
+        if !respelled.is_empty() {
+            let bytes = text.to_mut();
+            for (at, byte) in respelled {
+                if let Some(b) = bytes.get_mut(at).filter(|b| **b != b'\n') {
+                    *b = byte;
                 }
             }
         }
