@@ -21,7 +21,7 @@ fn macros(text: &[u8]) -> Vec<String> {
     // The conditionals open, innermost last: the name an `#ifdef`/`#ifndef` tests, until its
     // `#else` or `#elif`.
     let mut open: Vec<Option<&[u8]>> = Vec::new();
-    for line in text.split(|&b| b == b'\n') {
+    for line in crate::scan::lines(text) {
         let mut at = 0;
         let spliced = std::mem::replace(&mut continued, line.trim_ascii_end().ends_with(b"\\"));
         if in_comment {
@@ -71,7 +71,7 @@ fn macros(text: &[u8]) -> Vec<String> {
 pub(crate) fn includes(text: &[u8]) -> Vec<Import> {
     let mut out = Vec::new();
     let mut in_comment = false;
-    for (row, line) in text.split(|&b| b == b'\n').enumerate() {
+    for (row, line) in crate::scan::lines(text).enumerate() {
         let mut at = 0;
         if in_comment {
             match memchr::memmem::find(line, b"*/") {

@@ -152,7 +152,7 @@ pub(crate) fn gtest_headers(text: &[u8]) -> Vec<GtestHeader> {
 pub(crate) fn line_ranges(text: &[u8]) -> Vec<Range<usize>> {
     let mut lines = Vec::new();
     let mut at = 0;
-    for line in text.split(|&b| b == b'\n') {
+    for line in crate::scan::lines(text) {
         lines.push(at..at + line.len());
         at += line.len() + 1;
     }
@@ -380,7 +380,7 @@ enum Shape {
 /// Every stray macro line of `text`, first to last.
 pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
     let mut out = Vec::new();
-    let mut lines = text.split(|&b| b == b'\n').enumerate().peekable();
+    let mut lines = crate::scan::lines(text).enumerate().peekable();
     let mut at = 0;
     let mut previous: &[u8] = b"";
     // The line of the last stray macro line its neighbours decide.
@@ -389,7 +389,7 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
         let start = at;
         at += line.len() + 1;
         let before = std::mem::replace(&mut previous, line);
-        if continues(trim(before)) {
+        if continues(trim(before)) || !may_hold_macro(line) {
             continue;
         }
         let next = lines.peek().map(|(_, next)| trim(next));
@@ -415,6 +415,18 @@ pub(crate) fn stray_lines(text: &[u8]) -> Vec<StrayLine> {
         out.sort_by_key(|stray| stray.range.start);
     }
     out
+}
+
+/// Whether a line can be a stray macro line or start with one ([`macro_line`], [`macro_prefix`],
+/// [`body_macro`]): its first word is a macro's name, or a specifier one may follow. Most lines
+/// are neither, and are passed over at the cost of their first byte.
+fn may_hold_macro(line: &[u8]) -> bool {
+    let Some(from) = line.iter().position(|b| !matches!(b, b' ' | b'\t')) else { return false };
+    match line[from] {
+        b'A'..=b'Z' | b'_' => true,
+        b'a'..=b'z' => word_at(line, from).is_some_and(|word| SPECIFIERS.contains(&word)),
+        _ => false,
+    }
 }
 
 /// A macro's call standing as a template's last parameter, with the `,` before it
@@ -527,6 +539,9 @@ fn body_macro(text: &[u8]) -> Option<(usize, usize)> {
     let next = rest.get(line_end + 1..).map(|next| trim(&next[..memchr::memchr(b'\n', next).unwrap_or(next.len())]));
     let body_follows = tail.starts_with(b"{")
         || ((tail.is_empty() || tail == b"\r" || tail.starts_with(b"//")) && next.is_some_and(|n| n.starts_with(b"{")));
+    if !body_follows {
+        return None;
+    }
     let mut strings = 0;
     for argument in arguments(&rest[open + 1..close]) {
         let argument = trim(argument);
@@ -536,7 +551,7 @@ fn body_macro(text: &[u8]) -> Option<(usize, usize)> {
             return None;
         }
     }
-    (body_follows && strings > 0).then_some((from, from + close + 1))
+    (strings > 0).then_some((from, from + close + 1))
 }
 
 /// The most lines the call of a macro taking a body spans ([`body_macro`]): Catch2's
@@ -607,12 +622,16 @@ fn macro_prefix(line: &[u8], text: &[u8]) -> Option<(usize, usize)> {
         let Some(spelled) = word_at(line, at) else {
             return (names >= 1 && line.get(at) == Some(&b'~')).then(|| (from, trim_end(line, at)));
         };
+        // Most lines: no macro name first, so nothing to read as blank.
+        if names == 0 && !is_macro_name(spelled) {
+            return None;
+        }
         if DECLARATION_STARTS.contains(&spelled) {
             return (names >= 1).then(|| (from, trim_end(line, at)));
         }
         if !is_macro_name(spelled) {
-            let qualifies = type_and_name(&line[at..]) || initializes(text, at, spelled);
-            return (names == 1 && qualifies).then(|| (from, trim_end(line, at)));
+            let qualifies = || type_and_name(&line[at..]) || initializes(text, at, spelled);
+            return (names == 1 && qualifies()).then(|| (from, trim_end(line, at)));
         }
         let after = skip_blanks(line, at + spelled.len());
         if after == at + spelled.len() {

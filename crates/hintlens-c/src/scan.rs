@@ -168,9 +168,29 @@ fn raw_string_end(text: &[u8], from: usize) -> (usize, bool) {
     memchr::memmem::find(&text[body..], &close).map_or((text.len(), false), |p| (body + p + close.len(), true))
 }
 
+/// The lines of `text`, their newlines left out, as `text.split(|&b| b == b'\n')` gives them (a
+/// last empty line after a final newline included), found with `memchr`: the rules that read
+/// a file line by line spent a third of their time looking for newlines a byte at a time.
+pub(crate) fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text).chain(std::iter::once(text.len())).map(move |end| {
+        let line = &text[start..end];
+        start = end + 1;
+        line
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Directive, Token, directive, scan};
+    use super::{Directive, Token, directive, lines, scan};
+
+    #[test]
+    fn lines_are_the_split_at_newlines() {
+        for text in ["", "\n", "a", "a\n", "a\nb", "a\n\nb\n", "\n\n", "a\r\nb"] {
+            let split: Vec<&[u8]> = text.as_bytes().split(|&b| b == b'\n').collect();
+            assert_eq!(lines(text.as_bytes()).collect::<Vec<_>>(), split, "{text:?}");
+        }
+    }
 
     fn braces(text: &str) -> String {
         let mut out = String::new();
