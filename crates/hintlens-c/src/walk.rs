@@ -261,7 +261,8 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
             K::TypeIdentifier | K::TemplateType => self.ty(node),
             K::New => {
                 self.with(field(node, g.f_type), |s, t| s.ty_as(t, UseKind::Instantiation));
-                for child in named_children(node).filter(|c| Some(*c) != field(node, g.f_type)) {
+                let ty = field(node, g.f_type);
+                for child in named_children(node).filter(|c| Some(*c) != ty) {
                     self.visit(child);
                 }
             }
@@ -451,7 +452,8 @@ impl<'t> Walk<'t> {
                     }
                 }
             }
-            for child in named_children(node).filter(|c| Some(*c) != field(node, g.f_parameters)) {
+            let parameters = field(node, g.f_parameters);
+            for child in named_children(node).filter(|c| Some(*c) != parameters) {
                 s.visit(child);
             }
         });
@@ -732,9 +734,8 @@ impl<'t> Walk<'t> {
                 self.with(field(declarator, g.f_declarator), |s, d| s.declarator_uses(d, name));
                 self.in_scope(ScopeKind::Function, |s| {
                     s.with(field(declarator, g.f_parameters), Self::visit_children);
-                    for child in named_children(declarator).filter(|c| {
-                        Some(*c) != field(declarator, g.f_declarator) && Some(*c) != field(declarator, g.f_parameters)
-                    }) {
+                    let skipped = [field(declarator, g.f_declarator), field(declarator, g.f_parameters)];
+                    for child in named_children(declarator).filter(|c| !skipped.contains(&Some(*c))) {
                         s.visit(child);
                     }
                 });
@@ -812,12 +813,12 @@ impl<'t> Walk<'t> {
         self.visit_field(node, g.f_default_value);
         self.visit_field(node, g.f_value);
         // A bit field's width, attributes: uses.
+        let read = [field(node, g.f_type), field(node, g.f_default_value), field(node, g.f_value)];
+        let declarators = fields(node, g.f_declarator);
         for child in named_children(node) {
             if self.kinds.of(child) != K::StorageClassSpecifier
-                && Some(child) != field(node, g.f_type)
-                && !fields(node, g.f_declarator).contains(&child)
-                && Some(child) != field(node, g.f_default_value)
-                && Some(child) != field(node, g.f_value)
+                && !read.contains(&Some(child))
+                && !declarators.contains(&child)
             {
                 self.visit(child);
             }
@@ -940,17 +941,17 @@ impl<'t> Walk<'t> {
         let g = self.g;
         let Some(function) = self.declared(declarator).function else { return self.declarator_uses(declarator, name) };
         self.with(field(function, g.f_parameters), Self::visit_children);
-        for child in named_children(function)
-            .filter(|c| Some(*c) != field(function, g.f_declarator) && Some(*c) != field(function, g.f_parameters))
-        {
+        let skipped = [field(function, g.f_declarator), field(function, g.f_parameters)];
+        for child in named_children(function).filter(|c| !skipped.contains(&Some(*c))) {
             self.visit(child);
         }
     }
 
     fn body(&mut self, node: Node<'t>) {
         let g = self.g;
+        let skipped = [field(node, g.f_type), field(node, g.f_declarator)];
         for child in named_children(node) {
-            if Some(child) == field(node, g.f_type) || Some(child) == field(node, g.f_declarator) {
+            if skipped.contains(&Some(child)) {
                 continue;
             }
             if self.kinds.of(child) == K::StorageClassSpecifier {
@@ -1193,12 +1194,13 @@ impl<'t> Walk<'t> {
             return;
         };
         let kind = self.specifier_kind(node);
+        let own_name = field(node, g.f_name);
         for child in named_children(node) {
             if self.kinds.of(child) == K::BaseClassClause {
                 for base in named_children(child) {
                     self.ty_as(base, UseKind::Base);
                 }
-            } else if Some(child) != name && Some(child) != field(node, g.f_name) && child != body {
+            } else if Some(child) != name && Some(child) != own_name && child != body {
                 self.ty(child);
             }
         }
