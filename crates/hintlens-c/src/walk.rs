@@ -525,17 +525,15 @@ impl<'t> Walk<'t> {
     fn stray_macro_lines(&mut self, root: Node<'t>) {
         for stray in crate::macro_lines::stray_lines(self.b.src) {
             let (start, end) = (stray.range.start, stray.range.end);
-            let mut within = root.descendant_for_byte_range(start, end);
-            while let Some(n) = within {
-                if matches!(
-                    self.kinds.of(n),
-                    K::Comment | K::String | K::RawString | K::MacroDefinition | K::MacroCall | K::MacroText
-                ) {
-                    break;
-                }
-                within = n.parent();
-            }
-            if within.is_some() {
+            let within = root.descendant_for_byte_range(start, end).is_some_and(|n| {
+                hintlens_tree::ancestry(root, n).any(|n| {
+                    matches!(
+                        self.kinds.of(n),
+                        K::Comment | K::String | K::RawString | K::MacroDefinition | K::MacroCall | K::MacroText
+                    )
+                })
+            });
+            if within {
                 continue;
             }
             let alone = &self.b.src[start..end];
@@ -578,8 +576,8 @@ impl<'t> Walk<'t> {
     /// class, a function or a statement).
     fn namespace_depth(&self, root: Node<'t>, range: std::ops::Range<usize>) -> Option<u32> {
         let mut depth = 0;
-        let mut within = root.descendant_for_byte_range(range.start, range.end);
-        while let Some(n) = within {
+        let Some(within) = root.descendant_for_byte_range(range.start, range.end) else { return Some(0) };
+        for n in hintlens_tree::ancestry(root, within) {
             match self.kinds.of(n) {
                 K::Namespace => {
                     let mut parts = 0;
@@ -602,7 +600,6 @@ impl<'t> Walk<'t> {
                 | K::Declaration => return None,
                 _ => {}
             }
-            within = n.parent();
         }
         Some(depth)
     }

@@ -24,7 +24,8 @@ mod walk;
 pub use builder::{Builder, Conventions, MAX_CHAIN};
 pub use grammar::{Ids, KindTable};
 pub use walk::{
-    Children, TreeWalk, children, children_of, field, fields, is, named_children, opens_bracket_around, preorder,
+    Children, TreeWalk, ancestry, children, children_of, field, fields, is, named_children, opens_bracket_around,
+    preorder,
 };
 
 use hintlens_syntax::reuse::{Earlier, Parse, TextEdit};

@@ -132,6 +132,13 @@ pub fn field(node: Node<'_>, id: u16) -> Option<Node<'_>> {
     if id == 0 { None } else { node.child_by_field_id(id) }
 }
 
+/// `node` and every node that holds it, `root` first: the nodes [`Node::parent`] reaches from
+/// `node`, found by one descent from `root` (each `parent` call descends from the root again,
+/// so walking a chain of them up costs the square of its depth).
+pub fn ancestry<'t>(root: Node<'t>, node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    std::iter::successors(Some(root), move |n| if *n == node { None } else { n.child_with_descendant(node) })
+}
+
 /// Whether one of `node`'s own bracket tokens (`(`, `[`, `{`) is still open at byte `at`.
 pub fn opens_bracket_around(node: Node, at: usize) -> bool {
     let mut depth = 0i32;
