@@ -473,6 +473,24 @@ mod tests {
     use super::*;
     use hintlens_syntax::reuse::text_edits;
 
+    #[test]
+    fn ancestry_is_the_chain_of_parents_root_first() {
+        let language: Language = tree_sitter_python::LANGUAGE.into();
+        let text = b"class A:\n    def f(self):\n        return [x for x in self.items if x]\n";
+        let tree = parse(&language, text, None).unwrap();
+        let root = tree.root_node();
+        let mut every = Vec::new();
+        preorder(root, |n| {
+            every.push(n);
+            true
+        });
+        for node in every {
+            let mut parents: Vec<Node> = std::iter::successors(Some(node), |n| n.parent()).collect();
+            parents.reverse();
+            assert_eq!(ancestry(root, node).collect::<Vec<_>>(), parents, "{node:?}");
+        }
+    }
+
     /// The edits applied to `old` in order, each replacing its stretch with the bytes `new`
     /// holds there, checking that every point agrees with its byte offset.
     fn apply(old: &[u8], new: &[u8], edits: &[TextEdit]) -> Vec<u8> {
