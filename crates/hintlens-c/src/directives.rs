@@ -25,7 +25,7 @@ fn macros(text: &[u8]) -> Vec<String> {
         let mut at = 0;
         let spliced = std::mem::replace(&mut continued, line.trim_ascii_end().ends_with(b"\\"));
         if in_comment {
-            match memchr::memmem::find(line, b"*/") {
+            match crate::scan::find2(line, b"*/") {
                 Some(end) => at = end + 2,
                 None => continue,
             }
@@ -38,7 +38,7 @@ fn macros(text: &[u8]) -> Vec<String> {
             if directive == b"define" && !name.is_empty() && !name[0].is_ascii_digit() {
                 let mut body = blanks(&after[name.len()..]);
                 while let Some(comment) = body.strip_prefix(b"/*") {
-                    let end = memchr::memmem::find(comment, b"*/").map_or(comment.len(), |e| e + 2);
+                    let end = crate::scan::find2(comment, b"*/").map_or(comment.len(), |e| e + 2);
                     body = blanks(&comment[end..]);
                 }
                 let bodiless = body.is_empty() || body.starts_with(b"//");
@@ -74,7 +74,7 @@ pub(crate) fn includes(text: &[u8]) -> Vec<Import> {
     for (row, line) in crate::scan::lines(text).enumerate() {
         let mut at = 0;
         if in_comment {
-            match memchr::memmem::find(line, b"*/") {
+            match crate::scan::find2(line, b"*/") {
                 Some(end) => at = end + 2,
                 None => continue,
             }
@@ -114,7 +114,7 @@ fn blanks(text: &[u8]) -> &[u8] {
 /// and line comments, and not closed on it.
 fn opens_comment(line: &[u8]) -> bool {
     // Most lines hold no `/*`: those open nothing, whatever their strings.
-    if memchr::memmem::find(line, b"/*").is_none() {
+    if crate::scan::find2(line, b"/*").is_none() {
         return false;
     }
     let mut i = 0;
@@ -127,7 +127,7 @@ fn opens_comment(line: &[u8]) -> bool {
             b'\'' if i > 0 && line[i - 1].is_ascii_digit() => i += 1,
             b'\'' => i = literal_end(line, i + 1, b'\'').0,
             b'/' if line.get(i + 1) == Some(&b'/') => return false,
-            b'/' if line.get(i + 1) == Some(&b'*') => match memchr::memmem::find(&line[i + 2..], b"*/") {
+            b'/' if line.get(i + 1) == Some(&b'*') => match crate::scan::find2(&line[i + 2..], b"*/") {
                 Some(end) => i += 2 + end + 2,
                 None => return true,
             },

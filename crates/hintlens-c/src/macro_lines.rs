@@ -186,7 +186,7 @@ pub(crate) fn scoped_conditions(text: &[u8], lines: &[Range<usize>]) -> Vec<Rang
     for range in lines {
         let (start, line) = (range.start, &text[range.clone()]);
         if !matches!(directive(line), Some(Directive::If | Directive::Else))
-            || memchr::memmem::find(line, b"::").is_none()
+            || crate::scan::find2(line, b"::").is_none()
         {
             continue;
         }
@@ -194,7 +194,7 @@ pub(crate) fn scoped_conditions(text: &[u8], lines: &[Range<usize>]) -> Vec<Rang
         while let Some(open) = line[i..].iter().position(|&b| b == b'(') {
             let open = i + open;
             let Some(close) = closing_paren(line, open, 1) else { break };
-            if memchr::memmem::find(&line[open..close], b"::").is_some() {
+            if crate::scan::find2(&line[open..close], b"::").is_some() {
                 out.push(start + open + 1..start + close);
             }
             i = close + 1;
@@ -237,9 +237,9 @@ pub(crate) fn directive_comments(text: &[u8], lines: &[Range<usize>]) -> Vec<Ran
         let continues = trimmed.ends_with(b"\\");
         if continues && (previous_continues || trimmed.starts_with(b"#")) {
             let mut i = 0;
-            while let Some(open) = memchr::memmem::find(&line[i..], b"/*") {
+            while let Some(open) = crate::scan::find2(&line[i..], b"/*") {
                 let from = i + open;
-                let Some(close) = memchr::memmem::find(&line[from + 2..], b"*/") else { break };
+                let Some(close) = crate::scan::find2(&line[from + 2..], b"*/") else { break };
                 let to = from + 2 + close + 2;
                 out.push(start + from..start + to);
                 i = to;
@@ -476,7 +476,7 @@ fn code_of(line: &[u8]) -> Option<&[u8]> {
     if line.is_empty() || line.starts_with(b"//") || line.starts_with(b"/*") || line.starts_with(b"*") {
         return None;
     }
-    let line = match memchr::memmem::find(line, b"//") {
+    let line = match crate::scan::find2(line, b"//") {
         Some(comment) => trim(&line[..comment]),
         None => line,
     };
@@ -804,7 +804,7 @@ fn continues(before: &[u8]) -> bool {
 /// `NLOHMANN_JSON_NAMESPACE_END` / `#elif JSON_HAS_FILESYSTEM`. An enumerator before `#endif`
 /// follows a `,` or a directive, never these.
 fn closes_before_directive(before: &[u8], next: Option<&[u8]>) -> bool {
-    let code = match memchr::memmem::find(before, b"//") {
+    let code = match crate::scan::find2(before, b"//") {
         Some(comment) => trim(&before[..comment]),
         None => before,
     };

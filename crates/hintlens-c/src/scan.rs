@@ -137,7 +137,7 @@ fn directive_end(text: &[u8], from: usize) -> usize {
 /// The position after the `*/` closing a block comment whose text starts at `from`, and
 /// whether there is one (else the text's end).
 fn comment_end(text: &[u8], from: usize) -> (usize, bool) {
-    memchr::memmem::find(&text[from..], b"*/").map_or((text.len(), false), |p| (from + p + 2, true))
+    find2(&text[from..], b"*/").map_or((text.len(), false), |p| (from + p + 2, true))
 }
 
 /// The position after the `quote` closing a literal whose text starts at `from`, and whether
@@ -180,9 +180,25 @@ pub(crate) fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
+/// Where the two bytes `pair` first stand in `text`: `memmem::find` for a needle of two bytes,
+/// without the searcher it builds for each call (the line readers ask for `/*`, `*/`, `//`
+/// and `::` on every line).
+pub(crate) fn find2(text: &[u8], pair: &[u8; 2]) -> Option<usize> {
+    memchr::memchr_iter(pair[0], text).find(|&i| text.get(i + 1) == Some(&pair[1]))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Directive, Token, directive, lines, scan};
+    use super::{Directive, Token, directive, find2, lines, scan};
+
+    #[test]
+    fn find2_is_memmem_for_two_bytes() {
+        for (text, pair) in
+            [("a*/b", b"*/"), ("***/", b"*/"), ("/", b"/*"), ("", b"::"), ("a:b::c", b"::"), ("//x//", b"//")]
+        {
+            assert_eq!(find2(text.as_bytes(), pair), memchr::memmem::find(text.as_bytes(), pair), "{text:?}");
+        }
+    }
 
     #[test]
     fn lines_are_the_split_at_newlines() {

@@ -122,10 +122,11 @@ pub(crate) fn outline_cpp(src: &[u8], tree: &Tree, kept: &Lines) -> FileIndex {
 /// its keyword or its `#`; a namespace, ill-formed there, is read too, whatever error recovery
 /// made of the braces. A block spelling none of them holds uses alone.
 fn may_define(block: &[u8]) -> bool {
-    memchr::memchr(b'#', block).is_some()
-        || [&b"struct"[..], b"class", b"union", b"enum", b"namespace"]
-            .iter()
-            .any(|word| memchr::memmem::find(block, word).is_some())
+    // Built once: a searcher built for each of the outline's blocks cost more than its search.
+    static WORDS: OnceLock<[memchr::memmem::Finder<'static>; 5]> = OnceLock::new();
+    let words = WORDS
+        .get_or_init(|| [&b"struct"[..], b"class", b"union", b"enum", b"namespace"].map(memchr::memmem::Finder::new));
+    memchr::memchr(b'#', block).is_some() || words.iter().any(|word| word.find(block).is_some())
 }
 
 fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: Option<Lines>) -> FileIndex {
