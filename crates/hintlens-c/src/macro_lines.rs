@@ -296,7 +296,8 @@ pub(crate) const CONDITIONAL_LINES: usize = 12;
 /// `}`; C headers' `#ifdef __cplusplus` / `extern "C" {` / `#endif` — leaves the grammar a
 /// `{` without its `}` inside the conditional's node: error recovery then nests the rest of
 /// the file under the scope it opened (`nlohmann::nlohmann::detail`), or ends a namespace
-/// early. Such a conditional is read as its first branch alone: its directives and its other
+/// early. So does one whose first branch ends with a definition's head, its body after the
+/// `#endif` ([`heads_body`]). Such a conditional is read as its first branch alone: its directives and its other
 /// branches are blanked, so the braces meet as they do when it holds. Only conditionals of at
 /// most [`CONDITIONAL_LINES`] lines with none nested are read so (include guards and feature
 /// blocks balance their braces, and a decision stays within a few lines of what it blanks).
@@ -329,7 +330,7 @@ pub(crate) fn unbalanced_conditionals(text: &[u8], lines: &[Range<usize>]) -> Ve
         };
         marks.push(end);
         let first_branch = lines[n].end..lines[marks[1]].start;
-        if brace_balance(&text[first_branch]) != 0 {
+        if brace_balance(&text[first_branch.clone()]) != 0 || heads_body(text, lines, first_branch, end) {
             out.extend(marks.iter().map(|&m| lines[m].clone()));
             // The other branches, `#else` to `#endif`.
             if marks.len() > 2 {
@@ -339,6 +340,15 @@ pub(crate) fn unbalanced_conditionals(text: &[u8], lines: &[Range<usize>]) -> Ve
         n = end + 1;
     }
     out
+}
+
+/// Whether a conditional's first branch (`branch`) ends with the head of a function (its `)`)
+/// whose body opens on the line after its `#endif` (line `end`): nlohmann's `#if …` / `inline json
+/// operator ""_json(…)` / `#else` / `inline json operator "" _json(…)` / `#endif` / `{`. Each
+/// branch holds the head, and the grammar, reading both, lost the whole file in one error.
+fn heads_body(text: &[u8], lines: &[Range<usize>], branch: Range<usize>, end: usize) -> bool {
+    trim(&text[branch]).ends_with(b")")
+        && lines.get(end + 1).is_some_and(|next| trim(&text[next.clone()]).starts_with(b"{"))
 }
 
 /// The macros `text` defines whose bodies only open and close scopes
@@ -980,6 +990,17 @@ mod tests {
     }
 
     #[test]
+    fn a_conditional_heading_a_body_after_it_is_read_as_its_first_branch() {
+        let c = "#if A\n    inline json operator \"\"_json(const char* s)\n#else\n    inline json operator \"\" _json(const char* s)\n#endif\n{\n}\n";
+        assert_eq!(
+            conditional(c),
+            ["#if A", "#else", "#endif", "#else\n    inline json operator \"\" _json(const char* s)\n"]
+        );
+        let no_body = "#if A\nvoid f(int);\n#else\nvoid f(long);\n#endif\nint x;\n";
+        assert!(conditional(no_body).is_empty());
+    }
+
+    #[test]
     fn a_macro_call_as_a_template_s_last_parameter_is_stray() {
         let text = "template <typename T, FMT_ENABLE_IF(!is_integer<T>::value)>\nauto f(T) -> int;\n\
                     template <typename OutputIt,\n          FMT_ENABLE_IF(is_back_insert<OutputIt>::value&&\n\
@@ -1130,3 +1151,4 @@ mod tests {
         }
     }
 }
+
