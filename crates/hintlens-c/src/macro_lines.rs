@@ -35,14 +35,14 @@
 
 use crate::scan::{Directive, Token, directive, literal_end, scan};
 use hintlens_syntax::scoping::{ScopeMacro, scope_ops};
-use hintlens_tree::Reading;
+use hintlens_tree::{Blanked, Reading};
 use std::ops::Range;
 
 /// What the C and C++ grammars read of a file: its stray macro lines blanked, and the
 /// directives of its short conditionals that open or close a brace ([`unbalanced_conditionals`]).
 /// A stray line's decision reads the lines before and after it; a conditional's, the
 /// [`CONDITIONAL_LINES`] around it.
-pub(crate) const READING: Reading = Reading { blank, respell, lines_before: LINES_BEFORE, lines_after: LINES_AFTER };
+pub(crate) const READING: Reading = Reading { blank, lines_before: LINES_BEFORE, lines_after: LINES_AFTER };
 
 /// How many lines before a stretch [`READING`] blanks decide it, counted from its last line
 /// (an edit there grows forward over it all): a conditional's ([`CONDITIONAL_LINES`]), the
@@ -58,25 +58,23 @@ const fn max(a: usize, b: usize) -> usize {
     if a > b { a } else { b }
 }
 
-fn blank(text: &[u8]) -> Vec<Range<usize>> {
-    let mut out: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
+fn blank(text: &[u8]) -> Blanked {
+    let mut spaces: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
     // The file's lines once, for the rules read line by line.
     let lines = line_ranges(text);
-    out.extend(unbalanced_conditionals(text, &lines));
-    out.extend(directive_comments(text, &lines));
-    out.extend(if_macros(text));
-    out.extend(scoped_conditions(text, &lines));
-    out.extend(trailing_macros(text, &lines));
-    out.extend(reference_arguments(text, &lines));
+    spaces.extend(unbalanced_conditionals(text, &lines));
+    spaces.extend(directive_comments(text, &lines));
+    spaces.extend(if_macros(text));
+    spaces.extend(scoped_conditions(text, &lines));
+    spaces.extend(trailing_macros(text, &lines));
+    spaces.extend(reference_arguments(text, &lines));
+    // A gtest header is read as its suite, its test and `()`, its `) ` respelled.
+    let mut bytes = Vec::new();
     for test in gtest_headers(text) {
-        out.extend([test.name.start..test.suite.start, test.suite.end..test.test.start, test.test.end..test.close]);
+        spaces.extend([test.name.start..test.suite.start, test.suite.end..test.test.start, test.test.end..test.close]);
+        bytes.extend([(test.close, b'('), (test.close + 1, b')')]);
     }
-    out
-}
-
-/// The bytes [`READING`] writes in place of the text's: each gtest header's `) ` read as `()`.
-fn respell(text: &[u8]) -> Vec<(usize, u8)> {
-    gtest_headers(text).into_iter().flat_map(|test| [(test.close, b'('), (test.close + 1, b')')]).collect()
+    Blanked { spaces, bytes }
 }
 
 /// gtest's macros that open a test's body.
@@ -105,10 +103,8 @@ pub(crate) fn gtest_headers(text: &[u8]) -> Vec<GtestHeader> {
     let is_word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
     // The name starting at `at`, if it is one no keyword spells.
     let word = |at: usize| {
-        let len = text[at..].iter().take_while(|b| is_word(b)).count();
-        let word = &text[at..at + len];
-        (len > 0 && !word[0].is_ascii_digit() && !crate::CPP_SPEC.keywords.iter().any(|k| k.as_bytes() == word))
-            .then_some(at..at + len)
+        let word = word_at(text, at).filter(|w| !w[0].is_ascii_digit())?;
+        (!crate::CPP_SPEC.keywords.iter().any(|k| k.as_bytes() == word)).then_some(at..at + word.len())
     };
     let blanks = |mut at: usize| {
         while text.get(at).is_some_and(u8::is_ascii_whitespace) {
@@ -296,9 +292,10 @@ pub(crate) const CONDITIONAL_LINES: usize = 12;
 /// `}`; C headers' `#ifdef __cplusplus` / `extern "C" {` / `#endif` — leaves the grammar a
 /// `{` without its `}` inside the conditional's node: error recovery then nests the rest of
 /// the file under the scope it opened (`nlohmann::nlohmann::detail`), or ends a namespace
-/// early. So does one whose first branch ends with a definition's head, its body after the
-/// `#endif` ([`heads_body`]). Such a conditional is read as its first branch alone: its directives and its other
-/// branches are blanked, so the braces meet as they do when it holds. Only conditionals of at
+/// early. So does one whose first branch ends with a function's head, its body after the
+/// `#endif` ([`heads_body`]). Such a conditional is read as its first branch alone: its
+/// directives and its other branches are blanked, so the braces meet as they do when it holds
+/// (and one head meets its body). Only conditionals of at
 /// most [`CONDITIONAL_LINES`] lines with none nested are read so (include guards and feature
 /// blocks balance their braces, and a decision stays within a few lines of what it blanks).
 pub(crate) fn unbalanced_conditionals(text: &[u8], lines: &[Range<usize>]) -> Vec<Range<usize>> {
@@ -891,10 +888,11 @@ mod tests {
     /// What the grammar reads of `text` ([`READING`]).
     fn read(text: &str) -> String {
         let mut bytes = text.as_bytes().to_vec();
-        for range in blank(text.as_bytes()) {
+        let blanked = blank(text.as_bytes());
+        for range in blanked.spaces {
             bytes[range].iter_mut().filter(|b| **b != b'\n').for_each(|b| *b = b' ');
         }
-        for (at, byte) in respell(text.as_bytes()) {
+        for (at, byte) in blanked.bytes {
             bytes[at] = byte;
         }
         String::from_utf8(bytes).unwrap()
@@ -1151,4 +1149,3 @@ mod tests {
         }
     }
 }
-

@@ -167,8 +167,11 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: Option<Lines>) -> FileIn
     walk.b.finish(root)
 }
 
-/// gtest's test macros: `TEST(Suite, Name) { … }` defines the test `Name` of `Suite`.
-const GTEST: &[&str] = &["TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "FRIEND_TEST"];
+/// gtest's test macros ([`crate::macro_lines::GTEST_TESTS`]: `TEST(Suite, Name) { … }` defines
+/// the test `Name` of `Suite`) and `FRIEND_TEST`, which names one.
+fn is_gtest(name: &[u8]) -> bool {
+    crate::macro_lines::GTEST_TESTS.contains(&name) || name == b"FRIEND_TEST"
+}
 
 /// Catch2's and doctest's: their bodies are tests, named by a string.
 const CATCH: &[&str] = &[
@@ -886,7 +889,7 @@ impl<'t> Walk<'t> {
             declared.name.and_then(|name| self.function_name(node, declarator, name, declared.function))
         };
         // gtest's `TEST(Suite, Name)` names no parameters: its suite is a use of the fixture.
-        let gtest = declared.name.is_some_and(|n| GTEST.contains(&&*self.b.str(n))) && field(node, g.f_type).is_none();
+        let gtest = declared.name.is_some_and(|n| is_gtest(self.b.bytes(n))) && field(node, g.f_type).is_none();
         self.in_scope(ScopeKind::Function, |s| {
             let was = std::mem::replace(&mut s.in_body, true);
             if !gtest {
@@ -975,11 +978,11 @@ impl<'t> Walk<'t> {
         // gtest: `TEST(Suite, Name) { … }` parses as a function named `TEST` without a type.
         if field(node, g.f_type).is_none()
             && !self.in_class
-            && (GTEST.contains(&spelled.as_str()) || CATCH.contains(&spelled.as_str()))
+            && (is_gtest(spelled.as_bytes()) || CATCH.contains(&spelled.as_str()))
         {
             let parameters = function.and_then(|f| field(f, g.f_parameters))?;
             let names: Vec<Node<'t>> = named_children(parameters).collect();
-            if !GTEST.contains(&spelled.as_str()) || names.len() < 2 {
+            if !is_gtest(spelled.as_bytes()) || names.len() < 2 {
                 return None;
             }
             let (suite, test) = (names[0], names[1]);

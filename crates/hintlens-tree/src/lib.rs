@@ -46,28 +46,36 @@ pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Opti
 }
 
 /// What a grammar reads of a file, for a language whose files hold text its grammar cannot
-/// read where it stands (C's and C++'s macros alone on their lines): `blank` lists the stretches
-/// the grammar is to read as spaces (newlines kept, so offsets, lines and columns are those of
-/// the file; the walk reads those stretches itself). Whether a stretch is blanked may depend on
+/// read where it stands (C's and C++'s macros alone on their lines): `blank` says what the
+/// grammar is to read otherwise ([`Blanked`]: stretches as spaces, a few bytes as others), the
+/// file's length, lines and columns kept (the walk reads those stretches itself). Whether a
+/// stretch is blanked may depend on
 /// its line and on at most `lines_before` lines before it and `lines_after` after it: an
 /// earlier version's edits are widened by as many lines the other way ([`widened`]), so that
 /// every byte blanked differently lies in an edited stretch and the parse reusing the earlier
 /// tree is the parse from nothing.
 #[derive(Clone, Copy)]
 pub struct Reading {
-    pub blank: fn(&[u8]) -> Vec<std::ops::Range<usize>>,
-    /// Bytes the grammar reads in place of the text's, after `blank` (offset and byte, never at
-    /// a newline): with `blank`, what turns a stretch into other code of its length, decided
-    /// within the same lines (gtest's `TEST(Suite, Name) {` read as `     Suite  Name() {`).
-    pub respell: fn(&[u8]) -> Vec<(usize, u8)>,
+    pub blank: fn(&[u8]) -> Blanked,
     pub lines_before: usize,
     pub lines_after: usize,
+}
+
+/// What a [`Reading`] has the grammar read otherwise in a file.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Blanked {
+    /// Stretches read as spaces, their newlines kept.
+    pub spaces: Vec<std::ops::Range<usize>>,
+    /// Bytes read as others, after `spaces` (offset and byte, never at a newline): with them,
+    /// what turns a stretch into other code of its length (gtest's `TEST(Suite, Name) {` read as
+    /// `     Suite  Name() {`).
+    pub bytes: Vec<(usize, u8)>,
 }
 
 impl Reading {
     /// The whole file, as every grammar but C's and C++'s reads it.
     pub const WHOLE: Reading =
-        Reading { blank: |_| Vec::new(), respell: |_| Vec::new(), lines_before: 0, lines_after: 0 };
+        Reading { blank: |_| Blanked { spaces: Vec::new(), bytes: Vec::new() }, lines_before: 0, lines_after: 0 };
 }
 
 /// [`parse`] of what `reading` says the grammar reads of `text` ([`Reading`]).
@@ -89,21 +97,18 @@ pub fn parse_reading(
     let mut text = without_nul(text);
     let mut context = (0, 0);
     if let Some(reading) = reading {
-        let (blanked, respelled) = ((reading.blank)(&text), (reading.respell)(&text));
-        if !blanked.is_empty() {
-            let bytes = text.to_mut();
-            for range in blanked {
-                for b in bytes.get_mut(range).unwrap_or_default() {
+        let Blanked { spaces, bytes } = (reading.blank)(&text);
+        if !spaces.is_empty() || !bytes.is_empty() {
+            let text = text.to_mut();
+            for range in spaces {
+                for b in text.get_mut(range).unwrap_or_default() {
                     if *b != b'\n' {
                         *b = b' ';
                     }
                 }
             }
-        }
-        if !respelled.is_empty() {
-            let bytes = text.to_mut();
-            for (at, byte) in respelled {
-                if let Some(b) = bytes.get_mut(at).filter(|b| **b != b'\n') {
+            for (at, byte) in bytes {
+                if let Some(b) = text.get_mut(at).filter(|b| **b != b'\n') {
                     *b = byte;
                 }
             }
