@@ -137,7 +137,8 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: Option<Lines>) -> FileIn
         .flat(&[g.identifier, g.type_identifier, g.field_identifier], &[g.comment, g.string_literal])
         .plain_name(g.identifier)
         .type_name(g.type_identifier)
-        .chains(&[g.identifier, g.this], &[(g.field_expression, g.f_argument, g.f_field)]);
+        .chains(&[g.identifier, g.this], &[(g.field_expression, g.f_argument, g.f_field)])
+        .keeping(outline.clone());
     let mut walk = Walk {
         g,
         kinds,
@@ -529,6 +530,15 @@ impl<'t> Walk<'t> {
     fn stray_macro_lines(&mut self, root: Node<'t>) {
         for stray in crate::macro_lines::stray_lines(self.b.src) {
             let (start, end) = (stray.range.start, stray.range.end);
+            let alone = &self.b.src[start..end];
+            let marks = alone.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+            // Off an outline's kept lines, a macro's uses and strings go unrecorded: only a scope
+            // mark is left to read there. (Its text may start on the line before the macro's
+            // name, and its arguments run over several lines.)
+            let last = stray.line + memchr::memchr_iter(b'\n', alone).count();
+            if !marks && self.outline.as_ref().is_some_and(|kept| !kept.any_within(stray.line as u32, last as u32)) {
+                continue;
+            }
             let within = root.descendant_for_byte_range(start, end).is_some_and(|n| {
                 hintlens_tree::ancestry(root, n).any(|n| {
                     matches!(
@@ -540,10 +550,7 @@ impl<'t> Walk<'t> {
             if within {
                 continue;
             }
-            let alone = &self.b.src[start..end];
-            if alone.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                && let Some(depth) = self.namespace_depth(root, start..end)
-            {
+            if marks && let Some(depth) = self.namespace_depth(root, start..end) {
                 let name = String::from_utf8_lossy(alone).into_owned();
                 self.b.index.scope_marks.push(scoping::ScopeMark { name, line: stray.line as u32, depth });
             }

@@ -105,8 +105,7 @@ pub fn file_index(db: &dyn Db, file: SourceFile) -> FileIndex {
 }
 
 /// What of a file a question about its definitions reads ([`Frontend::outline_reusing`]: its
-/// definitions and the uses of the `kept` lines, and perhaps fewer other uses than
-/// [`file_index`]): a file of a base that is read only for whether a definition is new is
+/// definitions, and the uses of the `kept` lines and no other): a file of a base that is read only for whether a definition is new is
 /// walked once, not its function bodies too; a changed file read for what its change adds,
 /// not the bodies the change left alone.
 #[salsa::tracked(returns(ref))]
@@ -127,7 +126,7 @@ fn keeping_parse(db: &dyn Db, file: SourceFile, (index, parse): (FileIndex, Opti
 
 /// What [`file_outline`] holds of `file`, read from its [`file_index`] when that has been asked
 /// for (or when the language has no outline), else from the outline read already, else from
-/// an outline keeping no line: every definition, as the index has it, and perhaps fewer uses.
+/// an outline keeping no line: every definition, as the index has it, and perhaps no use.
 /// So a file read whole for one question and for its definitions for another is walked once.
 pub fn file_definitions(db: &dyn Db, file: SourceFile) -> &FileIndex {
     // Most languages have no outline: they are spared the lookup.

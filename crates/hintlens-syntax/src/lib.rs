@@ -821,9 +821,9 @@ pub trait Frontend: Send + Sync + 'static {
 
     /// An outline of `text`: [`Frontend::extract_reusing`]'s index with every definition,
     /// import, scope mark and macro, inline scope, test region, root, package, doc and error
-    /// the same, and the same uses, strings and head types on the `kept` lines
-    /// ([`FileIndex::kept`]), but perhaps fewer elsewhere (those of function bodies that define
-    /// nothing and hold no kept line). What reads a file of a base only for its definitions
+    /// the same, and the same uses, strings and head types on the `kept` lines and none
+    /// elsewhere ([`FileIndex::kept`]; a frontend with no outline, [`Frontend::has_outline`],
+    /// gives its whole index). What reads a file of a base only for its definitions
     /// (whether a definition is new) asks for this keeping no line; what reads a changed file
     /// for its definitions and the uses its change adds, keeping the added lines.
     /// [`Frontend::module_name`], [`Frontend::qualified_name`] and [`Frontend::namespace`] read

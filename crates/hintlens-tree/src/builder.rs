@@ -5,7 +5,8 @@
 use crate::span_of;
 use hintlens_syntax::scope::{ScopeKind, Scopes};
 use hintlens_syntax::{
-    Binding, DefId, DefKind, Definition, FileIndex, Span, StringLiteral, Use, UseKind, comment_text, flatten_whitespace,
+    Binding, DefId, DefKind, Definition, FileIndex, Lines, Span, StringLiteral, Use, UseKind, comment_text,
+    flatten_whitespace,
 };
 use std::borrow::Cow;
 use tree_sitter::Node;
@@ -66,6 +67,8 @@ pub struct Builder<'t> {
     /// ([`Builder::type_name`]).
     type_name: u16,
     depth: u32,
+    /// An outline's kept lines ([`Builder::keeping`]): uses and strings off them go unrecorded.
+    kept: Option<Lines>,
 }
 
 impl<'t> Builder<'t> {
@@ -81,7 +84,23 @@ impl<'t> Builder<'t> {
             plain_name: 0,
             type_name: 0,
             depth: 0,
+            kept: None,
         }
+    }
+
+    /// An outline's builder ([`hintlens_syntax::Frontend::outline_reusing`]): of the uses and
+    /// strings, only those starting on `kept` are recorded. An outline promises no others, and
+    /// they were most of what it allocated (a header's outline keeping no line is read for
+    /// its definitions alone).
+    pub fn keeping(mut self, kept: Option<Lines>) -> Builder<'t> {
+        self.kept = kept;
+        self
+    }
+
+    /// Whether a use or string starting on `line` is recorded ([`Builder::keeping`]).
+    #[inline]
+    fn records(&self, line: u32) -> bool {
+        self.kept.as_ref().is_none_or(|kept| kept.contains(line))
     }
 
     /// What a subtree read flat yields ([`crate::TreeWalk::flat`]): each identifier of the
@@ -301,7 +320,8 @@ impl<'t> Builder<'t> {
     /// [`Binding::Receiver`], an import's own names [`Binding::Import`]), else looked up as
     /// [`Builder::use_name`] does. Missing and empty tokens and the blank name are no use.
     pub fn use_bound(&mut self, name: Node, kind: UseKind, qualifier: Option<String>, binding: Option<Binding>) {
-        if name.is_missing() || name.start_byte() == name.end_byte() {
+        if name.is_missing() || name.start_byte() == name.end_byte() || !self.records(name.start_position().row as u32)
+        {
             return;
         }
         let bytes = self.bytes(name);
@@ -328,6 +348,9 @@ impl<'t> Builder<'t> {
         qualifier: Option<String>,
         binding: Option<Binding>,
     ) {
+        if !self.records(span.start.line) {
+            return;
+        }
         let at = self.index.uses.len();
         let binding = binding.unwrap_or_else(|| {
             let head = match &qualifier {
@@ -373,6 +396,9 @@ impl<'t> Builder<'t> {
 
     /// A string literal the grammar did not read (one in a macro's arguments), at `span`.
     pub fn string_spelled(&mut self, value: String, span: Span, error_context: bool) {
+        if !self.records(span.start.line) {
+            return;
+        }
         self.index.strings.push(StringLiteral { value, span, error_context });
     }
 
