@@ -260,6 +260,16 @@ impl<'t> TreeWalk<'t> for Walk<'t> {
                 self.in_body = was;
             }
             K::Parameter | K::OptionalParameter => self.parameter(node),
+            K::Call
+            | K::FieldExpression
+            | K::QualifiedIdentifier
+            | K::TemplateFunction
+            | K::TemplateMethod
+            | K::TemplateType
+            | K::New
+            | K::InitializerPair
+            | K::FieldInitializer
+                if self.outline_skips(node) => {}
             K::Call => self.call(node),
             K::FieldExpression => self.member(node, UseKind::Attribute),
             K::QualifiedIdentifier | K::TemplateFunction | K::TemplateMethod => self.name_use(node, UseKind::Name),
@@ -323,6 +333,20 @@ impl<'t> Walk<'t> {
         self.outline.as_ref().is_some_and(|kept| {
             !kept.any_within(block.start_position().row as u32, block.end_position().row as u32)
                 && !may_define(self.b.bytes(block))
+        })
+    }
+
+    /// Whether an outline passes over this expression or type ([`Walk::outline`]): one that holds
+    /// none of its lines records nothing there, and one the grammar read without an error binds
+    /// nothing outside itself (a lambda's and a block's names are their own scopes') and defines
+    /// nothing unless it spells a type's keyword or a `#` ([`may_define`]). A `requires`
+    /// expression's parameters are the one binding an expression leaks: one is read.
+    fn outline_skips(&self, node: Node<'t>) -> bool {
+        self.outline.as_ref().is_some_and(|kept| {
+            !kept.any_within(node.start_position().row as u32, node.end_position().row as u32)
+                && !node.has_error()
+                && !may_define(self.b.bytes(node))
+                && memchr::memmem::find(self.b.bytes(node), b"requires").is_none()
         })
     }
 

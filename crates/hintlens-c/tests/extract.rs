@@ -308,3 +308,28 @@ TEST_CASE("plain sums") {
     }
     assert!(!outlined.contains(&"pick".into()), "uses off the kept lines are not recorded: {outlined:?}");
 }
+
+/// An outline passes over the expressions and types off its lines, as it does over bodies, but
+/// not over one that binds a name beyond itself (a `requires` expression's parameters) or may
+/// define (a lambda's own struct): kept to its lines, it is still the index.
+#[test]
+fn an_outline_passes_over_expressions_that_bind_and_define_nothing() {
+    use hintlens_syntax::{Frontend, Lines};
+    let src = r#"namespace app {
+constexpr bool runs = check(requires (Task a) { a.run(); });
+int twice = twice_of(1);
+struct Holder {
+  int (*make)() = [] { struct Local { int v; }; return Local{1}.v; };
+  int size = compute(1, other(2)) + config.limit;
+};
+int use() { return a + size; }
+}
+"#;
+    let index = Cpp.extract(src.as_bytes());
+    let local: Vec<&str> = index.definitions.iter().map(|d| d.local_name.as_str()).collect();
+    assert!(local.iter().any(|d| d.ends_with("Local")), "{local:?}");
+    for kept in [Lines::none(), Lines::new([7]), Lines::new([2, 5]), Lines::new(0..9)] {
+        let (outline, _) = Cpp.outline_reusing(src.as_bytes(), None, &kept);
+        assert_eq!(outline, index.kept(&kept), "keeping {:?}", kept.iter().collect::<Vec<_>>());
+    }
+}
