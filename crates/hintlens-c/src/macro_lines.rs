@@ -33,7 +33,7 @@
 //! The walk reads a stray call's names as uses and its string literals as strings; a keyword
 //! among its arguments (`float` of `TEMPLATE_TEST_CASE("…", "[…]", float)`) names nothing.
 
-use crate::scan::{Directive, Token, directive, literal_end, scan};
+use crate::scan::{Directive, Token, Want, directive, literal_end, scan_wanting};
 use hintlens_syntax::scoping::{ScopeMacro, scope_ops};
 use hintlens_tree::{Blanked, Reading};
 use std::ops::Range;
@@ -387,13 +387,13 @@ pub(crate) fn scope_macros(text: &[u8]) -> Vec<ScopeMacro> {
 /// `{` less `}` in `text` ([`crate::scan`]: comments, literals and directives hold none).
 fn brace_balance(text: &[u8]) -> i64 {
     let mut balance = 0;
-    scan(text, |token| {
+    scan_wanting(text, &[], Want::Sparse, |token| {
         match token {
             Token::Open(_) => balance += 1,
             Token::Close(_) => balance -= 1,
             _ => {}
         }
-        true
+        Want::Sparse
     });
     balance
 }

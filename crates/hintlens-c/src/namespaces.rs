@@ -14,7 +14,7 @@
 //! namespace y { #endif`), and after `#endif` the first branch's state holds, as the
 //! preprocessor takes one branch. The text is read by [`crate::scan`].
 
-use crate::scan::{Directive, Token, scan};
+use crate::scan::{Directive, Token, Want, scan_wanting};
 
 /// The namespace names enclosing each stretch of a file: `(from, names)` in byte order, each
 /// holding up to the next.
@@ -40,14 +40,14 @@ type Frame = Vec<String>;
 pub(crate) fn namespaces(text: &[u8]) -> Namespaces {
     let mut out = Namespaces::default();
     let mut reader = Reader::default();
-    scan(text, |token| {
+    scan_wanting(text, Reader::WORDS, Want::Sparse, |token| {
         if let Some(at) = reader.read(&token) {
             let names: Vec<String> = reader.names().cloned().collect();
             if out.changes.last().is_none_or(|(_, last)| *last != names) {
                 out.changes.push((at, names));
             }
         }
-        true
+        reader.wants()
     });
     out.opens_inline = reader.opens_inline;
     out
@@ -69,6 +69,15 @@ pub(crate) struct Reader {
 }
 
 impl Reader {
+    /// The only words a reader waiting for a namespace reads ([`Reader::wants`]).
+    pub(crate) const WORDS: &'static [&'static [u8]] = &[b"namespace", b"inline"];
+
+    /// What the reader reads next: every token after `inline` and within a namespace's head,
+    /// else only braces, directives and [`Reader::WORDS`] (the others change nothing then).
+    pub(crate) fn wants(&self) -> Want {
+        if self.pending.is_some() || self.after_inline { Want::All } else { Want::Sparse }
+    }
+
     /// The names open after the tokens read, outermost first.
     pub(crate) fn names(&self) -> impl Iterator<Item = &String> {
         self.stack.iter().flatten()

@@ -50,10 +50,48 @@ pub(crate) enum Token<'t> {
 
 /// Hands `out` the code of `text`, first to last, while it answers `true`.
 pub(crate) fn scan<'t>(text: &'t [u8], mut out: impl FnMut(Token<'t>) -> bool) {
+    scan_wanting(text, &[], Want::All, |token| if out(token) { Want::All } else { Want::Stop });
+}
+
+/// What a reader of [`scan_wanting`] wants after a token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Want {
+    Stop,
+    /// Every token.
+    All,
+    /// Braces, directives, `Unsure` and the words it names only: a reader waiting for a
+    /// keyword (`namespace`) is handed no other word and no punctuation, and the bytes between
+    /// are passed over without being read as tokens.
+    Sparse,
+}
+
+/// [`scan`], handing `out` only what it wants: from `start` on, then what it answers. A sparse
+/// scan's tokens are a full scan's without the words not in `words` and the punctuation.
+pub(crate) fn scan_wanting<'t>(text: &'t [u8], words: &[&[u8]], start: Want, mut out: impl FnMut(Token<'t>) -> Want) {
+    // The bytes a sparse scan stops at: those the tokens it hands out start with, and a line's
+    // end (where a directive may follow).
+    let mut stops = [false; 256];
+    for b in [b'\n', b'#', b'/', b'"', b'\'', b'{', b'}'] {
+        stops[usize::from(b)] = true;
+    }
+    for word in words {
+        if let Some(&first) = word.first() {
+            stops[usize::from(first)] = true;
+        }
+    }
+    let mut want = start;
     let mut line_start = true;
     let mut i = 0;
     while i < text.len() {
+        if want == Want::Stop {
+            return;
+        }
         let c = text[i];
+        if want == Want::Sparse && !stops[usize::from(c)] {
+            line_start &= matches!(c, b' ' | b'\t' | b'\r' | b'\x0c');
+            i += 1;
+            continue;
+        }
         match c {
             b'\n' => {
                 line_start = true;
@@ -66,9 +104,7 @@ pub(crate) fn scan<'t>(text: &'t [u8], mut out: impl FnMut(Token<'t>) -> bool) {
             }
             b'#' if line_start => {
                 let end = directive_end(text, i);
-                if !out(Token::Directive(directive(&text[i..end]), i..end)) {
-                    return;
-                }
+                want = out(Token::Directive(directive(&text[i..end]), i..end));
                 i = end;
                 continue;
             }
@@ -91,14 +127,24 @@ pub(crate) fn scan<'t>(text: &'t [u8], mut out: impl FnMut(Token<'t>) -> bool) {
             b'\'' => ending(literal_end(text, i + 1, b'\'')),
             b'{' => (Some(Token::Open(i)), i + 1),
             b'}' => (Some(Token::Close(i)), i + 1),
+            // A sparse scan stops inside a word at a byte a wanted word starts with.
+            c if (c.is_ascii_alphanumeric() || c == b'_')
+                && want == Want::Sparse
+                && i > 0
+                && (text[i - 1].is_ascii_alphanumeric() || text[i - 1] == b'_') =>
+            {
+                (None, i + 1)
+            }
             c if c.is_ascii_alphanumeric() || c == b'_' => {
                 let end = i + text[i..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
-                (Some(Token::Word(&text[i..end])), end)
+                let word = &text[i..end];
+                let wanted = want == Want::All || words.contains(&word);
+                (wanted.then_some(Token::Word(word)), end)
             }
-            c => (Some(Token::Punct(c)), i + 1),
+            c => ((want == Want::All).then_some(Token::Punct(c)), i + 1),
         };
-        if token.is_some_and(|token| !out(token)) {
-            return;
+        if let Some(token) = token {
+            want = out(token);
         }
         i = next;
     }
@@ -189,7 +235,7 @@ pub(crate) fn find2(text: &[u8], pair: &[u8; 2]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Directive, Token, directive, find2, lines, scan};
+    use super::{Directive, Token, Want, directive, find2, lines, scan, scan_wanting};
 
     #[test]
     fn find2_is_memmem_for_two_bytes() {
@@ -235,5 +281,40 @@ mod tests {
         assert_eq!(directive(b"  #  ifndef X_H"), Some(Directive::If));
         assert_eq!(directive(b"#elifdef X"), Some(Directive::Else));
         assert_eq!(directive(b"#include <if>"), None);
+    }
+
+    /// A sparse scan hands out what a full one does, less the punctuation and the words it
+    /// does not name: whatever stands inside words, literals, comments and directives.
+    #[test]
+    fn a_sparse_scan_is_a_full_scan_less_what_it_does_not_want() {
+        let words: &[&[u8]] = &[b"namespace", b"inline"];
+        for text in [
+            "namespace a::b { inline namespace v1 { } }",
+            "xnamespace namespace1 a_inline inline_ ninline in i n {}",
+            "n = 1'000; c = 'n'; d = '{'; u8'x' '}'",
+            "r = R\"x(namespace {)x\"; s = u8R\"(})\"; t = \"in{\"",
+            "  # if X\n{\n a # b {\n/* x\n */ #if Y\n}\n#endif",
+            "#define OPEN \\\n  { namespace\n// namespace {\n/* { */ }",
+            "\"unclosed { \n namespace q {\n'x\n}",
+            "/* never closed namespace {",
+            "\tinline\n\x0cnamespace\r\n{ }",
+        ] {
+            let mut full = Vec::new();
+            scan(text.as_bytes(), |t| {
+                full.push(t);
+                true
+            });
+            full.retain(|t| match t {
+                Token::Punct(_) => false,
+                Token::Word(w) => words.contains(w),
+                _ => true,
+            });
+            let mut sparse = Vec::new();
+            scan_wanting(text.as_bytes(), words, Want::Sparse, |t| {
+                sparse.push(t);
+                Want::Sparse
+            });
+            assert_eq!(sparse, full, "{text:?}");
+        }
     }
 }
