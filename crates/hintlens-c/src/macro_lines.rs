@@ -42,7 +42,20 @@ use std::ops::Range;
 /// directives of its short conditionals that open or close a brace ([`unbalanced_conditionals`]).
 /// A stray line's decision reads the lines before and after it; a conditional's, the
 /// [`CONDITIONAL_LINES`] around it.
-pub(crate) const READING: Reading = Reading { blank, lines_before: LINES_BEFORE, lines_after: LINES_AFTER };
+pub(crate) const READING: Reading<Notes> =
+    Reading { notes, blank, lines_before: LINES_BEFORE, lines_after: LINES_AFTER };
+
+/// What [`READING`] blanks and respells, which the walk reads itself: a file's stray macro
+/// lines and gtest headers, found once per parse ([`hintlens_tree::extract_reading`]).
+#[derive(Debug, Default)]
+pub(crate) struct Notes {
+    pub stray: Vec<StrayLine>,
+    pub gtest: Vec<GtestHeader>,
+}
+
+fn notes(text: &[u8]) -> Notes {
+    Notes { stray: stray_lines(text), gtest: gtest_headers(text) }
+}
 
 /// How many lines before a stretch [`READING`] blanks decide it, counted from its last line
 /// (an edit there grows forward over it all): a conditional's ([`CONDITIONAL_LINES`]), the
@@ -58,8 +71,8 @@ const fn max(a: usize, b: usize) -> usize {
     if a > b { a } else { b }
 }
 
-fn blank(text: &[u8]) -> Blanked {
-    let mut spaces: Vec<Range<usize>> = stray_lines(text).into_iter().map(|line| line.range).collect();
+fn blank(text: &[u8], notes: &Notes) -> Blanked {
+    let mut spaces: Vec<Range<usize>> = notes.stray.iter().map(|line| line.range.clone()).collect();
     // The file's lines once, for the rules read line by line.
     let lines = line_ranges(text);
     spaces.extend(unbalanced_conditionals(text, &lines));
@@ -70,7 +83,7 @@ fn blank(text: &[u8]) -> Blanked {
     spaces.extend(reference_arguments(text, &lines));
     // A gtest header is read as its suite, its test and `()`, its `) ` respelled.
     let mut bytes = Vec::new();
-    for test in gtest_headers(text) {
+    for test in &notes.gtest {
         spaces.extend([test.name.start..test.suite.start, test.suite.end..test.test.start, test.test.end..test.close]);
         bytes.extend([(test.close, b'('), (test.close + 1, b')')]);
     }
@@ -888,7 +901,7 @@ mod tests {
     /// What the grammar reads of `text` ([`READING`]).
     fn read(text: &str) -> String {
         let mut bytes = text.as_bytes().to_vec();
-        let blanked = blank(text.as_bytes());
+        let blanked = blank(text.as_bytes(), &notes(text.as_bytes()));
         for range in blanked.spaces {
             bytes[range].iter_mut().filter(|b| **b != b'\n').for_each(|b| *b = b' ');
         }

@@ -7,7 +7,7 @@
 //! of member accesses are read as one (`a.b->c`). Both branches of `#if`/`#ifdef` are read:
 //! tree-sitter parses them as nodes holding declarations or statements.
 
-use crate::macro_lines::GtestHeader;
+use crate::macro_lines::{GtestHeader, Notes};
 use hintlens_syntax::scope::{MODULE, ScopeKind};
 use hintlens_syntax::scoping;
 use hintlens_syntax::{Binding, DefId, DefKind, FileIndex, Lines, UseKind};
@@ -98,23 +98,23 @@ fn grammar(cpp: bool) -> &'static (Grammar, KindTable<K>) {
     &grammars[usize::from(cpp)]
 }
 
-pub(crate) fn extract_c(src: &[u8], tree: &Tree) -> FileIndex {
-    extract(src, tree, false, None)
+pub(crate) fn extract_c(src: &[u8], tree: &Tree, notes: &Notes) -> FileIndex {
+    extract(src, tree, false, None, notes)
 }
 
-pub(crate) fn extract_cpp(src: &[u8], tree: &Tree) -> FileIndex {
-    extract(src, tree, true, None)
+pub(crate) fn extract_cpp(src: &[u8], tree: &Tree, notes: &Notes) -> FileIndex {
+    extract(src, tree, true, None, notes)
 }
 
 /// [`extract_c`]'s outline ([`hintlens_syntax::Frontend::outline_reusing`]): the blocks that
 /// cannot hold a definition ([`may_define`]) and hold none of the `kept` lines are not read.
-pub(crate) fn outline_c(src: &[u8], tree: &Tree, kept: &Lines) -> FileIndex {
-    extract(src, tree, false, Some(kept.clone()))
+pub(crate) fn outline_c(src: &[u8], tree: &Tree, kept: &Lines, notes: &Notes) -> FileIndex {
+    extract(src, tree, false, Some(kept.clone()), notes)
 }
 
 /// [`extract_cpp`]'s outline.
-pub(crate) fn outline_cpp(src: &[u8], tree: &Tree, kept: &Lines) -> FileIndex {
-    extract(src, tree, true, Some(kept.clone()))
+pub(crate) fn outline_cpp(src: &[u8], tree: &Tree, kept: &Lines, notes: &Notes) -> FileIndex {
+    extract(src, tree, true, Some(kept.clone()), notes)
 }
 
 /// Whether a block's text can hold a definition: in a function body only a type's definition
@@ -129,7 +129,9 @@ fn may_define(block: &[u8]) -> bool {
     memchr::memchr(b'#', block).is_some() || words.iter().any(|word| word.find(block).is_some())
 }
 
-fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: Option<Lines>) -> FileIndex {
+/// The walk of `src`, whose [`READING`](crate::macro_lines::READING) noted `notes`: its stray
+/// macro lines and gtest headers, which the grammar read blank or respelled.
+fn extract<'t>(src: &'t [u8], tree: &'t Tree, cpp: bool, outline: Option<Lines>, notes: &'t Notes) -> FileIndex {
     let root = tree.root_node();
     let (g, kinds) = grammar(cpp);
     let reserved = if cpp { crate::CPP_SPEC.keywords } else { crate::C_SPEC.keywords };
@@ -155,10 +157,10 @@ fn extract(src: &[u8], tree: &Tree, cpp: bool, outline: Option<Lines>) -> FileIn
         doc: None,
         namespaces: HashSet::new(),
         outline,
-        gtest: crate::macro_lines::gtest_headers(src),
+        gtest: &notes.gtest,
     };
     walk.members(root);
-    walk.stray_macro_lines(root);
+    walk.stray_macro_lines(root, &notes.stray);
     // Read from the text, as the preprocessor reads them: following includes then needs no
     // parse, and the grammar reads a directive's body only up to a `/*` comment in it
     // (`}  /* namespace nlohmann */ \`), and the rest as an error.
@@ -220,7 +222,7 @@ struct Walk<'t> {
     outline: Option<Lines>,
     /// gtest's tests the grammar read as functions ([`crate::macro_lines::gtest_headers`]), in
     /// the text's order.
-    gtest: Vec<GtestHeader>,
+    gtest: &'t [GtestHeader],
 }
 
 impl<'t> TreeWalk<'t> for Walk<'t> {
@@ -551,8 +553,8 @@ impl<'t> Walk<'t> {
     /// The macro lines the grammar read as blank ([`crate::macro_lines`]): the macro is used
     /// (called, when it has arguments), and so is every name of its arguments. A line inside a
     /// comment, a string or a directive (a macro body's last line) is that node's.
-    fn stray_macro_lines(&mut self, root: Node<'t>) {
-        for stray in crate::macro_lines::stray_lines(self.b.src) {
+    fn stray_macro_lines(&mut self, root: Node<'t>, strays: &[crate::macro_lines::StrayLine]) {
+        for stray in strays {
             let (start, end) = (stray.range.start, stray.range.end);
             let alone = &self.b.src[start..end];
             let marks = alone.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');

@@ -42,7 +42,7 @@ use tree_sitter::{InputEdit, Language, Node, Parser, Point, Tree};
 /// NUL bytes are parsed as spaces (offsets and positions unchanged) and reported by
 /// [`extract_reusing`] as syntax errors ([`nul_errors`]).
 pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Option<Tree> {
-    parse_reading(language, text, earlier, None)
+    parse_reading::<()>(language, text, earlier, None)
 }
 
 /// What a grammar reads of a file, for a language whose files hold text its grammar cannot
@@ -53,10 +53,12 @@ pub fn parse(language: &Language, text: &[u8], earlier: Option<Earlier>) -> Opti
 /// its line and on at most `lines_before` lines before it and `lines_after` after it: an
 /// earlier version's edits are widened by as many lines the other way ([`widened`]), so that
 /// every byte blanked differently lies in an edited stretch and the parse reusing the earlier
-/// tree is the parse from nothing.
+/// tree is the parse from nothing. What a reading decides from (C's stray macro lines) is
+/// read once per parse, its `notes`, for `blank` and for the walk ([`extract_reading`]).
 #[derive(Clone, Copy)]
-pub struct Reading {
-    pub blank: fn(&[u8]) -> Blanked,
+pub struct Reading<N = ()> {
+    pub notes: fn(&[u8]) -> N,
+    pub blank: fn(&[u8], &N) -> Blanked,
     pub lines_before: usize,
     pub lines_after: usize,
 }
@@ -74,16 +76,21 @@ pub struct Blanked {
 
 impl Reading {
     /// The whole file, as every grammar but C's and C++'s reads it.
-    pub const WHOLE: Reading =
-        Reading { blank: |_| Blanked { spaces: Vec::new(), bytes: Vec::new() }, lines_before: 0, lines_after: 0 };
+    pub const WHOLE: Reading = Reading {
+        notes: |_| (),
+        blank: |_, _| Blanked { spaces: Vec::new(), bytes: Vec::new() },
+        lines_before: 0,
+        lines_after: 0,
+    };
 }
 
-/// [`parse`] of what `reading` says the grammar reads of `text` ([`Reading`]).
-pub fn parse_reading(
+/// [`parse`] of what `reading` says the grammar reads of `text` ([`Reading`]), given its notes
+/// of `text`.
+pub fn parse_reading<N>(
     language: &Language,
     text: &[u8],
     earlier: Option<Earlier>,
-    reading: Option<&Reading>,
+    reading: Option<(&Reading<N>, &N)>,
 ) -> Option<Tree> {
     let earlier = match earlier.and_then(|Earlier { parse, edits }| Some((parse.into_inner::<Tree>()?, edits))) {
         // A tree of another grammar (a file that changed language) is no start.
@@ -96,8 +103,18 @@ pub fn parse_reading(
     };
     let mut text = without_nul(text);
     let mut context = (0, 0);
-    if let Some(reading) = reading {
-        let Blanked { spaces, bytes } = (reading.blank)(&text);
+    if let Some((reading, notes)) = reading {
+        // The notes are of the text as given: one whose NULs the grammar reads as spaces is
+        // noted again as it reads it.
+        let renoted;
+        let notes = match &text {
+            Cow::Borrowed(_) => notes,
+            Cow::Owned(text) => {
+                renoted = (reading.notes)(text);
+                &renoted
+            }
+        };
+        let Blanked { spaces, bytes } = (reading.blank)(&text, notes);
         if !spaces.is_empty() || !bytes.is_empty() {
             let text = text.to_mut();
             for range in spaces {
@@ -158,15 +175,16 @@ pub fn extract_reusing(
 }
 
 /// [`extract_reusing`] of what `reading` says the grammar reads of `text` ([`Reading`]); the
-/// walk is handed the file's own bytes.
-pub fn extract_reading(
+/// walk is handed the file's own bytes and the reading's notes of them.
+pub fn extract_reading<N>(
     language: &Language,
     text: &[u8],
     earlier: Option<Earlier>,
-    reading: &Reading,
-    walk: impl FnOnce(&Tree) -> FileIndex,
+    reading: &Reading<N>,
+    walk: impl FnOnce(&Tree, &N) -> FileIndex,
 ) -> (FileIndex, Option<Parse>) {
-    extract_parsed(parse_reading(language, text, earlier, Some(reading)), text, walk)
+    let notes = (reading.notes)(text);
+    extract_parsed(parse_reading(language, text, earlier, Some((reading, &notes))), text, |tree| walk(tree, &notes))
 }
 
 /// The index `walk` reads from `tree`, and the tree for a later version.
@@ -261,19 +279,30 @@ pub fn widened(edits: &[TextEdit], text: &[u8], (before, after): (usize, usize))
 #[macro_export]
 macro_rules! frontend {
     (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path) => {
-        $crate::frontend!(spec: $spec, grammar: $grammar, walk: $walk, reading: $crate::Reading::WHOLE);
-    };
-    (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path, reading: $reading:expr) => {
-        fn spec(&self) -> &'static $crate::reexport::LanguageSpec {
-            &$spec
-        }
+        $crate::frontend!(@spec $spec, $grammar);
 
         fn extract_source(
             &self,
             text: &[u8],
             earlier: Option<$crate::reexport::Earlier>,
         ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
-            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree| $walk(text, tree))
+            $crate::extract_reading(&$grammar.into(), text, earlier, &$crate::Reading::WHOLE, |tree, _| $walk(text, tree))
+        }
+    };
+    (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path, reading: $reading:expr) => {
+        $crate::frontend!(@spec $spec, $grammar);
+
+        fn extract_source(
+            &self,
+            text: &[u8],
+            earlier: Option<$crate::reexport::Earlier>,
+        ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
+            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree, notes| $walk(text, tree, notes))
+        }
+    };
+    (@spec $spec:path, $grammar:expr) => {
+        fn spec(&self) -> &'static $crate::reexport::LanguageSpec {
+            &$spec
         }
 
         fn bare_parse(&self, text: &[u8]) -> usize {
@@ -293,7 +322,9 @@ macro_rules! frontend {
             earlier: Option<$crate::reexport::Earlier>,
             kept: &$crate::reexport::Lines,
         ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
-            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree| $outline(text, tree, kept))
+            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree, notes| {
+                $outline(text, tree, kept, notes)
+            })
         }
     };
 }
