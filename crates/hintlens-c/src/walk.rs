@@ -344,12 +344,7 @@ impl<'t> Walk<'t> {
     /// nothing unless it spells a type's keyword or a `#` ([`may_define`]). A `requires`
     /// expression's parameters are the one binding an expression leaks: one is read.
     fn outline_skips(&self, node: Node<'t>) -> bool {
-        self.outline.as_ref().is_some_and(|kept| {
-            !kept.any_within(node.start_position().row as u32, node.end_position().row as u32)
-                && !node.has_error()
-                && !may_define(self.b.bytes(node))
-                && memchr::memmem::find(self.b.bytes(node), b"requires").is_none()
-        })
+        self.passes_over(node) && !node.has_error() && memchr::memmem::find(self.b.bytes(node), b"requires").is_none()
     }
 
     // ----- scopes of declarations -----

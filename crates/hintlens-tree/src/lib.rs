@@ -279,30 +279,23 @@ pub fn widened(edits: &[TextEdit], text: &[u8], (before, after): (usize, usize))
 #[macro_export]
 macro_rules! frontend {
     (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path) => {
-        $crate::frontend!(@spec $spec, $grammar);
-
-        fn extract_source(
-            &self,
-            text: &[u8],
-            earlier: Option<$crate::reexport::Earlier>,
-        ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
-            $crate::extract_reading(&$grammar.into(), text, earlier, &$crate::Reading::WHOLE, |tree, _| $walk(text, tree))
-        }
+        $crate::frontend!(@source $spec, $grammar, $crate::Reading::WHOLE, |text, tree, _| $walk(text, tree));
     };
     (spec: $spec:path, grammar: $grammar:expr, walk: $walk:path, reading: $reading:expr) => {
-        $crate::frontend!(@spec $spec, $grammar);
+        $crate::frontend!(@source $spec, $grammar, $reading, $walk);
+    };
+    // `walk` is called with the text, its tree and the reading's notes of the text.
+    (@source $spec:path, $grammar:expr, $reading:expr, $walk:expr) => {
+        fn spec(&self) -> &'static $crate::reexport::LanguageSpec {
+            &$spec
+        }
 
         fn extract_source(
             &self,
             text: &[u8],
             earlier: Option<$crate::reexport::Earlier>,
         ) -> ($crate::reexport::FileIndex, Option<$crate::reexport::Parse>) {
-            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree, notes| $walk(text, tree, notes))
-        }
-    };
-    (@spec $spec:path, $grammar:expr) => {
-        fn spec(&self) -> &'static $crate::reexport::LanguageSpec {
-            &$spec
+            $crate::extract_reading(&$grammar.into(), text, earlier, &$reading, |tree, notes| ($walk)(text, tree, notes))
         }
 
         fn bare_parse(&self, text: &[u8]) -> usize {
